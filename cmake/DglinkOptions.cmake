@@ -1,0 +1,24 @@
+# Build options shared by every folder: warnings, sanitizers, adapter switches.
+option(DGLINK_WARNINGS_AS_ERRORS "Treat compiler warnings as errors (CI)" OFF)
+option(DGLINK_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(DGLINK_BUILD_BENCHMARKS "Build the Google Benchmark programs" ON)
+option(DGLINK_ENABLE_OPENCL "Build the OpenCL adapter when its SDK is found" ON)
+
+add_compile_options(-Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter)
+if(DGLINK_WARNINGS_AS_ERRORS)
+  add_compile_options(-Werror)
+endif()
+if(DGLINK_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Adapters resolve their own entry points before any other library's (the dispatch
+# layer exports the same names), and keep everything but the PI symbols hidden.
+function(dglink_add_adapter target backend)
+  add_library(${target} SHARED ${ARGN})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME dglink_adapter_${backend})
+  target_link_options(${target} PRIVATE -Wl,-Bsymbolic -Wl,--no-undefined)
+  target_link_libraries(${target} PRIVATE dglink::support)
+  target_compile_definitions(${target} PRIVATE DGLINK_ADAPTER_NAME="${backend}")
+endfunction()

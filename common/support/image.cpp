@@ -1,0 +1,240 @@
+// Image format detection and validated reading of property sets.
+#include <dglink/support/error.h>
+#include <dglink/support/image.h>
+
+#include <cstring>
+
+namespace dglink {
+
+const char *formatName(ImageFormat Format) {
+  switch (Format) {
+  case ImageFormat::SpirV:
+    return "SPIR-V";
+  case ImageFormat::LlvmBitcode:
+    return "LLVM bitcode (SPIR)";
+  case ImageFormat::Ptx:
+    return "PTX";
+  case ImageFormat::Elf:
+    return "ELF (native)";
+  case ImageFormat::Unknown:
+    break;
+  }
+  return "unknown";
+}
+
+const char *hostAccessName(HostAccess Access) {
+  switch (Access) {
+  case HostAccess::Read:
+    return "read";
+  case HostAccess::Write:
+    return "write";
+  case HostAccess::ReadWrite:
+    return "read_write";
+  case HostAccess::None:
+    return "none";
+  }
+  return "invalid";
+}
+
+ImageFormat detectFormat(const void *Data, size_t Size) {
+  if (Data == nullptr || Size < 4)
+    return ImageFormat::Unknown;
+  const auto *Bytes = static_cast<const unsigned char *>(Data);
+  uint32_t Word;
+  std::memcpy(&Word, Bytes, 4);
+  if (Word == 0x07230203u || Word == 0x03022307u)
+    return ImageFormat::SpirV;
+  if ((Bytes[0] == 'B' && Bytes[1] == 'C' && Bytes[2] == 0xC0 && Bytes[3] == 0xDE) ||
+      Word == 0x0B17C0DEu)
+    return ImageFormat::LlvmBitcode;
+  if (Bytes[0] == 0x7F && Bytes[1] == 'E' && Bytes[2] == 'L' && Bytes[3] == 'F')
+    return ImageFormat::Elf;
+  // PTX is text: look for its mandatory directives near the start.
+  const size_t Window = Size < 4096 ? Size : 4096;
+  const std::string Head(reinterpret_cast<const char *>(Bytes), Window);
+  if (Head.find(".version") != std::string::npos && Head.find(".target") != std::string::npos)
+    return ImageFormat::Ptx;
+  return ImageFormat::Unknown;
+}
+
+namespace {
+
+uint64_t readLittleEndian(const unsigned char *Bytes, size_t Count) {
+  uint64_t Value = 0;
+  for (size_t I = 0; I < Count; ++I)
+    Value |= static_cast<uint64_t>(Bytes[I]) << (8 * I);
+  return Value;
+}
+
+// The bytes of one validated property value (UINT32 as 4 little-endian bytes,
+// a byte array without its size header, a string without its NUL).
+pi_result readValue(const char *SetName, const _pi_device_binary_property_struct &Property,
+                    std::vector<uint8_t> &Value) {
+  if (Property.Name == nullptr)
+    return fail(PI_ERROR_INVALID_BINARY, "property set '{}': a property has no name", SetName);
+  const char *Name = Property.Name;
+  switch (Property.Type) {
+  case PI_PROPERTY_TYPE_UINT32: {
+    if (Property.ValSize > 0xFFFFFFFFull)
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '{}', property '{}': UINT32 value {} does not fit 32 bits",
+                  SetName, Name, Property.ValSize);
+    Value.resize(4);
+    for (int I = 0; I < 4; ++I)
+      Value[I] = static_cast<uint8_t>(Property.ValSize >> (8 * I));
+    return PI_SUCCESS;
+  }
+  case PI_PROPERTY_TYPE_BYTE_ARRAY: {
+    if (Property.ValAddr == nullptr || Property.ValSize < 8)
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '{}', property '{}': byte array of {} bytes has no 8-byte "
+                  "size header",
+                  SetName, Name, Property.ValSize);
+    const auto *Bytes = static_cast<const unsigned char *>(Property.ValAddr);
+    const uint64_t Bits = readLittleEndian(Bytes, 8);
+    const uint64_t Payload = Property.ValSize - 8;
+    if (Bits % 8 != 0 || Bits / 8 != Payload)
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '{}', property '{}': byte array header says {} bits but {} "
+                  "bytes follow",
+                  SetName, Name, Bits, Payload);
+    Value.assign(Bytes + 8, Bytes + 8 + Payload);
+    return PI_SUCCESS;
+  }
+  case PI_PROPERTY_TYPE_STRING: {
+    const auto *Chars = static_cast<const char *>(Property.ValAddr);
+    if (Chars == nullptr || Property.ValSize == 0 || Chars[Property.ValSize - 1] != '\0')
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '{}', property '{}': string value is not NUL-terminated "
+                  "within its {} bytes",
+                  SetName, Name, Property.ValSize);
+    Value.assign(Chars, Chars + Property.ValSize - 1);
+    return PI_SUCCESS;
+  }
+  default:
+    return fail(PI_ERROR_INVALID_BINARY, "property set '{}', property '{}': unknown type {}",
+                SetName, Name, Property.Type);
+  }
+}
+
+pi_result decodeDeviceGlobal(const std::string &Id, const std::vector<uint8_t> &Value,
+                             DeviceGlobalInfo &Info) {
+  if (Value.size() != 8 && Value.size() != 12)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "property set '" PI_PROPERTY_SET_DEVICE_GLOBALS
+                "', property '{}': value has {} bytes, expected 8 or 12",
+                Id, Value.size());
+  Info.UniqueId = Id;
+  Info.Size = static_cast<uint32_t>(readLittleEndian(Value.data(), 4));
+  const uint64_t Scope = readLittleEndian(Value.data() + 4, 4);
+  uint64_t Access = static_cast<uint64_t>(HostAccess::ReadWrite);
+  if (Value.size() == 12)
+    Access = readLittleEndian(Value.data() + 8, 4);
+  if (Scope > 1 || Access > 3)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "property set '" PI_PROPERTY_SET_DEVICE_GLOBALS
+                "', property '{}': device_image_scope {} / host_access {} out of range",
+                Id, Scope, Access);
+  Info.DeviceImageScope = Scope == 1;
+  Info.Access = static_cast<HostAccess>(Access);
+  return PI_SUCCESS;
+}
+
+// Adds one property of set SetName to Out, interpreting the sets dglink knows.
+pi_result addProperty(const std::string &SetName,
+                      const _pi_device_binary_property_struct &Property,
+                      const std::string &PropertyName, ImageMetadata &Out) {
+  std::vector<uint8_t> Value;
+  DGLINK_TRY(readValue(SetName.c_str(), Property, Value));
+  if (PropertyName.empty())
+    return fail(PI_ERROR_INVALID_BINARY, "property set '{}': a property has an empty name",
+                SetName);
+  if (SetName == PI_PROPERTY_SET_EXPORTED_SYMBOLS) {
+    Out.Exported.push_back(PropertyName);
+    Out.HasSymbolTables = true;
+  } else if (SetName == PI_PROPERTY_SET_IMPORTED_SYMBOLS) {
+    Out.Imported.push_back(PropertyName);
+    Out.HasSymbolTables = true;
+  } else if (SetName == PI_PROPERTY_SET_DEVICE_GLOBALS) {
+    if (Property.Type != PI_PROPERTY_TYPE_BYTE_ARRAY)
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '{}', property '{}': expected a byte array, got type {}",
+                  SetName, PropertyName, Property.Type);
+    DeviceGlobalInfo Info;
+    DGLINK_TRY(decodeDeviceGlobal(PropertyName, Value, Info));
+    Out.DeviceGlobals[PropertyName] = Info;
+  }
+  Out.RawSets[SetName][PropertyName] = std::move(Value);
+  return PI_SUCCESS;
+}
+
+} // namespace
+
+pi_result readImageMetadata(const _pi_device_binary_struct &Image, ImageMetadata &Out) {
+  ImageMetadata Result;
+  const auto *Begin = Image.PropertySetsBegin;
+  const auto *End = Image.PropertySetsEnd;
+  if ((Begin == nullptr) != (End == nullptr) || End < Begin)
+    return fail(PI_ERROR_INVALID_BINARY, "device image: property set range is invalid");
+  for (const auto *Set = Begin; Set != End; ++Set) {
+    if (Set->Name == nullptr)
+      return fail(PI_ERROR_INVALID_BINARY, "device image: property set {} has no name",
+                  Set - Begin);
+    const std::string SetName = Set->Name;
+    if ((Set->PropertiesBegin == nullptr) != (Set->PropertiesEnd == nullptr) ||
+        Set->PropertiesEnd < Set->PropertiesBegin)
+      return fail(PI_ERROR_INVALID_BINARY, "property set '{}': property range is invalid",
+                  SetName);
+    Result.RawSets[SetName]; // an empty set is still present
+    if (SetName == PI_PROPERTY_SET_EXPORTED_SYMBOLS || SetName == PI_PROPERTY_SET_IMPORTED_SYMBOLS)
+      Result.HasSymbolTables = true;
+    for (const auto *Property = Set->PropertiesBegin; Property != Set->PropertiesEnd; ++Property)
+      DGLINK_TRY(addProperty(SetName, *Property, Property->Name ? Property->Name : "", Result));
+  }
+  Out = std::move(Result);
+  return PI_SUCCESS;
+}
+
+pi_result readFlatMetadata(size_t NumEntries, const pi_device_binary_property *Entries,
+                           ImageMetadata &Out) {
+  if (NumEntries != 0 && Entries == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "program metadata: {} entries but the list is null",
+                NumEntries);
+  static const char *const KnownSets[] = {
+      PI_PROPERTY_SET_DEVICE_GLOBALS, PI_PROPERTY_SET_EXPORTED_SYMBOLS,
+      PI_PROPERTY_SET_IMPORTED_SYMBOLS, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS};
+  ImageMetadata Result;
+  for (size_t I = 0; I < NumEntries; ++I) {
+    if (Entries[I] == nullptr || Entries[I]->Name == nullptr)
+      return fail(PI_ERROR_INVALID_BINARY, "program metadata: entry {} is null or unnamed", I);
+    const std::string Qualified = Entries[I]->Name;
+    std::string SetName = PI_PROPERTY_SET_PROGRAM_METADATA;
+    std::string Name = Qualified;
+    for (const char *Known : KnownSets) {
+      const std::string Prefix = std::string(Known) + "/";
+      if (Qualified.compare(0, Prefix.size(), Prefix) == 0) {
+        SetName = Known;
+        Name = Qualified.substr(Prefix.size());
+        break;
+      }
+    }
+    DGLINK_TRY(addProperty(SetName, *Entries[I], Name, Result));
+  }
+  Out = std::move(Result);
+  return PI_SUCCESS;
+}
+
+std::vector<uint8_t> encodeDeviceGlobalValue(const DeviceGlobalInfo &Info) {
+  std::vector<uint8_t> Bytes;
+  auto Put = [&Bytes](uint64_t Value, int Count) {
+    for (int I = 0; I < Count; ++I)
+      Bytes.push_back(static_cast<uint8_t>(Value >> (8 * I)));
+  };
+  Put(12 * 8, 8); // size header, in bits
+  Put(Info.Size, 4);
+  Put(Info.DeviceImageScope ? 1 : 0, 4);
+  Put(static_cast<uint32_t>(Info.Access), 4);
+  return Bytes;
+}
+
+} // namespace dglink

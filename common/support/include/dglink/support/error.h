@@ -1,0 +1,49 @@
+// One way to report errors: a pi_result plus a per-thread message that
+// piPluginGetLastError returns, shared by the dispatch layer and every adapter.
+#pragma once
+
+#include <dglink/pi.h>
+#include <dglink/support/api.h>
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+
+namespace dglink {
+
+// Records Code and Message as this thread's last error and returns Code.
+DGLINK_SUPPORT_API pi_result setLastError(pi_result Code, std::string Message);
+
+// The message of this thread's last error (empty if none) and its code.
+DGLINK_SUPPORT_API const std::string &lastErrorMessage();
+DGLINK_SUPPORT_API pi_result lastErrorCode();
+
+// The body of every piPluginGetLastError: the pointer stays valid until this
+// thread's next error.
+DGLINK_SUPPORT_API pi_result getLastError(char **Message);
+
+// The PI name of a result code ("PI_ERROR_INVALID_VALUE").
+DGLINK_SUPPORT_API const char *resultName(pi_result Code);
+
+template <typename... Args>
+pi_result fail(pi_result Code, fmt::format_string<Args...> Format, Args &&...Arguments) {
+  return setLastError(Code, fmt::format(Format, std::forward<Args>(Arguments)...));
+}
+
+} // namespace dglink
+
+// Return an error from the enclosing function when an argument is null.
+#define DGLINK_CHECK_NOT_NULL(Arg, Code)                                                       \
+  do {                                                                                         \
+    if ((Arg) == nullptr)                                                                      \
+      return ::dglink::fail(Code, "{}: argument '{}' is null", __func__, #Arg);                \
+  } while (0)
+
+// Propagate a non-success pi_result.
+#define DGLINK_TRY(Expr)                                                                       \
+  do {                                                                                         \
+    pi_result DglinkResult_ = (Expr);                                                          \
+    if (DglinkResult_ != PI_SUCCESS)                                                           \
+      return DglinkResult_;                                                                    \
+  } while (0)
