@@ -3,6 +3,7 @@ option(DGLINK_WARNINGS_AS_ERRORS "Treat compiler warnings as errors (CI)" OFF)
 option(DGLINK_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(DGLINK_BUILD_BENCHMARKS "Build the Google Benchmark programs" ON)
 option(DGLINK_ENABLE_OPENCL "Build the OpenCL adapter when its SDK is found" ON)
+option(DGLINK_ENABLE_CUDA "Build the CUDA adapter when the CUDA headers are found" ON)
 
 add_compile_options(-Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter)
 if(DGLINK_WARNINGS_AS_ERRORS)

@@ -143,7 +143,10 @@ typedef enum {
   PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM = 0x20101, /* pi_device_global_mechanism */
   PI_EXT_DEVICE_INFO_USM_MECHANISM = 0x20102,           /* pi_usm_mechanism */
   PI_EXT_DEVICE_INFO_EXECUTES_KERNELS = 0x20103,        /* pi_bool: false for test drivers */
-  PI_EXT_DEVICE_INFO_BACKEND_NAME = 0x20104             /* string: adapter name */
+  PI_EXT_DEVICE_INFO_BACKEND_NAME = 0x20104,            /* string: adapter name */
+  PI_EXT_DEVICE_INFO_IMAGE_FORMATS = 0x20105 /* string: "spir64 nvptx64 ..." (the image
+                                                 targets this device builds and runs, linked
+                                                 or not; a superset of LINK_FORMATS) */
 } pi_device_info;
 
 /* How a device serves piextEnqueueDeviceGlobalVariableRead/Write. */

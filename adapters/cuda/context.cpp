@@ -1,0 +1,84 @@
+// Contexts: one device each, on its primary context (shared with the CUDA
+// runtime and any other user of the device in the process).
+#include "handles.h"
+
+#include <dglink/support/info.h>
+
+namespace dglink::cuda {
+
+void releaseContext(_pi_context *Context) {
+  if (!dropReference(Context))
+    return;
+  if (makeCurrent(Context->Context) == PI_SUCCESS)
+    for (CUevent Event : Context->EventPool)
+      cu().cuEventDestroy(Event);
+  cu().cuDevicePrimaryCtxRelease(Context->Device->Device);
+  delete Context;
+}
+
+} // namespace dglink::cuda
+
+using namespace dglink::cuda;
+
+extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
+                                                   pi_uint32 NumDevices, const pi_device *Devices,
+                                                   pi_context *RetContext) {
+  if (NumDevices == 0 || Devices == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piContextCreate: {} devices, list pointer {}: at least one device is "
+                        "needed",
+                        NumDevices, Devices == nullptr ? "null" : "not null");
+  DGLINK_CHECK_NOT_NULL(RetContext, PI_ERROR_INVALID_VALUE);
+  for (pi_uint32 I = 0; I < NumDevices; ++I)
+    if (!dglink::ownedBy(Devices[I], &PluginFunctions))
+      return dglink::fail(PI_ERROR_INVALID_DEVICE, "piContextCreate: device {} is {}", I,
+                          Devices[I] == nullptr ? "null" : "not a device of the CUDA adapter");
+  for (pi_uint32 I = 1; I < NumDevices; ++I)
+    if (Devices[I] != Devices[0])
+      return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                          "piContextCreate: a CUDA context holds one device; got '{}' and '{}'",
+                          Devices[0]->Name, Devices[I]->Name);
+  if (Properties != nullptr && Properties[0] != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piContextCreate: context property {:#x} is not supported",
+                        static_cast<unsigned long long>(Properties[0]));
+  auto *Context = new _pi_context();
+  Context->Device = Devices[0];
+  const CUresult Result = cu().cuDevicePrimaryCtxRetain(&Context->Context, Devices[0]->Device);
+  if (Result != CUDA_SUCCESS) {
+    delete Context;
+    return cudaError(Result, "cuDevicePrimaryCtxRetain");
+  }
+  *RetContext = Context;
+  return PI_SUCCESS;
+}
+
+extern "C" PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_context_info ParamName,
+                                                    size_t ParamValueSize, void *ParamValue,
+                                                    size_t *ParamValueSizeRet) {
+  DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  switch (ParamName) {
+  case PI_CONTEXT_INFO_NUM_DEVICES:
+    return dglink::returnInfo(pi_uint32{1}, ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_CONTEXT_INFO_DEVICES:
+    return dglink::returnInfo(static_cast<pi_device>(Context->Device), ParamValueSize,
+                              ParamValue, ParamValueSizeRet);
+  case PI_CONTEXT_INFO_REFERENCE_COUNT:
+    return dglink::returnInfo(Context->RefCount.load(), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piContextGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+
+extern "C" PI_API_EXPORT pi_result piContextRetain(pi_context Context) {
+  DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  retain(Context);
+  return PI_SUCCESS;
+}
+
+extern "C" PI_API_EXPORT pi_result piContextRelease(pi_context Context) {
+  DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  releaseContext(Context);
+  return PI_SUCCESS;
+}

@@ -1,0 +1,148 @@
+// piextEnqueueDeviceGlobalVariableRead/Write: validation in the order of the
+// error contract, a cached cuModuleGetGlobal lookup, and copies through the
+// queue's staging on its stream.
+#include "handles.h"
+
+#include <dglink/support/log.h>
+
+#include <algorithm>
+
+namespace dglink::cuda {
+
+DeviceGlobalCache::~DeviceGlobalCache() {
+  const DeviceGlobalEntry *Entry = Head.load(std::memory_order_acquire);
+  while (Entry != nullptr) {
+    const DeviceGlobalEntry *Next = Entry->Next;
+    delete Entry;
+    Entry = Next;
+  }
+}
+
+namespace {
+
+// The module symbol of a device global's unique id.
+std::string symbolFor(const ImageMetadata &Metadata, const char *Name) {
+  auto Set = Metadata.RawSets.find(DeviceGlobalSymbolsSet);
+  if (Set != Metadata.RawSets.end()) {
+    auto Property = Set->second.find(Name);
+    if (Property != Set->second.end() && !Property->second.empty())
+      return std::string(Property->second.begin(), Property->second.end());
+  }
+  // Flat metadata (piProgramCreateWithBinary) keeps "<set>/<id>" in the
+  // program-metadata set.
+  Set = Metadata.RawSets.find(PI_PROPERTY_SET_PROGRAM_METADATA);
+  if (Set != Metadata.RawSets.end()) {
+    auto Property = Set->second.find(std::string(DeviceGlobalSymbolsSet) + "/" + Name);
+    if (Property != Set->second.end() && !Property->second.empty())
+      return std::string(Property->second.begin(), Property->second.end());
+  }
+  return Name;
+}
+
+pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, const char *Name,
+                 const DeviceGlobalEntry *&Entry) {
+  Entry = Program.Globals.find(Name);
+  if (Entry != nullptr)
+    return PI_SUCCESS;
+  std::lock_guard<std::mutex> Lock(Program.Globals.insertMutex());
+  Entry = Program.Globals.find(Name); // another thread may have looked it up
+  if (Entry != nullptr)
+    return PI_SUCCESS;
+
+  auto NewEntry = std::make_unique<DeviceGlobalEntry>();
+  NewEntry->Name = Name;
+  NewEntry->Symbol = symbolFor(*Program.Metadata, Name);
+  logger().trace("cuda: device global lookup: '{}' -> symbol '{}' in program {} "
+                 "(cuModuleGetGlobal)",
+                 Name, NewEntry->Symbol, fmt::ptr(&Program));
+  size_t ModuleBytes = 0;
+  const CUresult Result =
+      cu().cuModuleGetGlobal(&NewEntry->Address, &ModuleBytes, Module, NewEntry->Symbol.c_str());
+  if (Result == CUDA_ERROR_NOT_FOUND) {
+    if (NewEntry->Symbol != Name)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: device global '{}' (symbol '{}') is not in program {}", Function, Name,
+                  NewEntry->Symbol, fmt::ptr(&Program));
+    return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' is not in program {}", Function,
+                Name, fmt::ptr(&Program));
+  }
+  if (Result != CUDA_SUCCESS)
+    return cudaError(Result, "cuModuleGetGlobal");
+
+  NewEntry->Size = ModuleBytes;
+  auto Info = Program.Metadata->DeviceGlobals.find(Name);
+  if (Info != Program.Metadata->DeviceGlobals.end()) {
+    // The smaller of the declared and the real size bounds every copy.
+    if (Info->second.Size != ModuleBytes)
+      logger().warn("cuda: device global '{}': metadata says {} bytes, the module {}", Name,
+                    Info->second.Size, ModuleBytes);
+    NewEntry->Size = std::min<size_t>(Info->second.Size, ModuleBytes);
+    NewEntry->Access = Info->second.Access;
+  }
+  Entry = Program.Globals.insert(std::move(NewEntry));
+  return PI_SUCCESS;
+}
+
+// Everything both entry points check before copying, in the contract's order.
+// Returns the variable's entry.
+pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
+                  const void *HostPointer, const char *HostPointerName, size_t Count,
+                  size_t Offset, pi_uint32 NumEvents, const pi_event *Events, bool IsWrite,
+                  const DeviceGlobalEntry *&Entry) {
+  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
+  if (Name == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
+  if (HostPointer == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  DGLINK_TRY(checkWaitList(NumEvents, Events, &PluginFunctions));
+  const CUmodule Module = Program->Module.load(std::memory_order_acquire);
+  if (Module == nullptr || Program->Context->Device != Queue->Device)
+    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                "{}: program {} is not built for device '{}' (CUDA device {}) of the queue",
+                Function, fmt::ptr(Program), Queue->Device->Name, Queue->Device->Ordinal);
+  DGLINK_TRY(makeCurrent(Queue->Context->Context));
+  DGLINK_TRY(lookup(*Program, Module, Function, Name, Entry));
+  DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Entry->Size));
+  const HostAccess Access = Entry->Access;
+  const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)
+                               : (Access == HostAccess::Read || Access == HostAccess::ReadWrite);
+  if (!Allowed)
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "{}: device global '{}' has host_access '{}': the host may not {} it", Function,
+                Name, hostAccessName(Access), IsWrite ? "write" : "read");
+  return PI_SUCCESS;
+}
+
+} // namespace
+} // namespace dglink::cuda
+
+using namespace dglink::cuda;
+
+extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
+    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
+    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList,
+    const pi_event *EventsWaitList, pi_event *Event) {
+  const DeviceGlobalEntry *Entry = nullptr;
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset,
+                     NumEventsInWaitList, EventsWaitList, true, Entry));
+  DGLINK_TRY(waitForEvents(*Queue, NumEventsInWaitList, EventsWaitList));
+  EnqueueEvent Done(*Queue, Event);
+  DGLINK_TRY(Done.prepare());
+  return Done.finish(Queue->Staging.write(Queue->Stream, Entry->Address + Offset, Src, Count,
+                                          BlockingWrite != PI_FALSE, Done.event()));
+}
+
+extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(
+    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead, size_t Count,
+    size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
+    pi_event *Event) {
+  const DeviceGlobalEntry *Entry = nullptr;
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset,
+                     NumEventsInWaitList, EventsWaitList, false, Entry));
+  DGLINK_TRY(waitForEvents(*Queue, NumEventsInWaitList, EventsWaitList));
+  EnqueueEvent Done(*Queue, Event);
+  DGLINK_TRY(Done.prepare());
+  return Done.finish(Queue->Staging.read(Queue->Stream, Dst, Entry->Address + Offset, Count,
+                                         BlockingRead != PI_FALSE, Done.event()));
+}

@@ -1,0 +1,275 @@
+// Kernels: cuModuleGetFunction, arguments kept by index in the kernel, launch
+// with cuLaunchKernel on the queue's stream.
+#include "handles.h"
+
+#include <dglink/support/info.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace dglink::cuda {
+namespace {
+
+// Parameter sizes from the driver (CUDA 12.4+); false where it cannot say.
+bool readParamSizes(CUfunction Function, std::vector<size_t> &Sizes) {
+  if (cu().cuFuncGetParamInfo == nullptr)
+    return false;
+  for (size_t Index = 0;; ++Index) {
+    size_t Offset = 0, Size = 0;
+    const CUresult Result = cu().cuFuncGetParamInfo(Function, Index, &Offset, &Size);
+    // Past the last parameter. A kernel said to take none is treated as unknown:
+    // arguments are then passed as set, so a driver that cannot describe a
+    // module's kernels costs checks, not launches.
+    if (Result == CUDA_ERROR_INVALID_VALUE)
+      return !Sizes.empty();
+    if (Result != CUDA_SUCCESS) {
+      Sizes.clear();
+      return false;
+    }
+    Sizes.push_back(Size);
+  }
+}
+
+pi_result setArgument(const char *Function, pi_kernel Kernel, pi_uint32 Index, size_t Size,
+                      const void *Value) {
+  DGLINK_TRY(checkHandle(Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
+  if (Kernel->ParamSizesKnown && Index >= Kernel->ParamSizes.size())
+    return fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments, not index {}",
+                Function, Kernel->Name, Kernel->ParamSizes.size(), Index);
+  if (Value == nullptr)
+    return fail(PI_ERROR_INVALID_ARG_VALUE,
+                "{}: argument {} of kernel '{}': the value is null (local-memory arguments are "
+                "not supported by the CUDA adapter)",
+                Function, Index, Kernel->Name);
+  if (Size == 0)
+    return fail(PI_ERROR_INVALID_ARG_SIZE, "{}: argument {} of kernel '{}' has size 0",
+                Function, Index, Kernel->Name);
+  size_t Room = Size;
+  if (Kernel->ParamSizesKnown) {
+    if (Size != Kernel->ParamSizes[Index])
+      return fail(PI_ERROR_INVALID_ARG_SIZE,
+                  "{}: argument {} of kernel '{}' is {} bytes, not {}", Function, Index,
+                  Kernel->Name, Kernel->ParamSizes[Index], Size);
+    Room = std::max(Size, Kernel->ParamSizes[Index]);
+  }
+  if (Index >= Kernel->Arguments.size())
+    Kernel->Arguments.resize(Index + 1);
+  _pi_kernel::Argument &Argument = Kernel->Arguments[Index];
+  Argument.Storage.assign((Room + 7) / 8, 0);
+  std::memcpy(Argument.Storage.data(), Value, Size);
+  Argument.Set = true;
+  return PI_SUCCESS;
+}
+
+// The largest divisor of Global not above Limit (at least 1).
+size_t blockSizeFor(size_t Global, size_t Limit) {
+  for (size_t Block = std::min(Global, Limit); Block > 1; --Block)
+    if (Global % Block == 0)
+      return Block;
+  return 1;
+}
+
+} // namespace
+} // namespace dglink::cuda
+
+using namespace dglink::cuda;
+
+extern "C" PI_API_EXPORT pi_result piKernelCreate(pi_program Program, const char *KernelName,
+                                                  pi_kernel *RetKernel) {
+  DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_CHECK_NOT_NULL(KernelName, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(RetKernel, PI_ERROR_INVALID_VALUE);
+  const CUmodule Module = Program->Module.load(std::memory_order_acquire);
+  if (Module == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                        "piKernelCreate: program {} is not an executable for device '{}' (build "
+                        "it, or link its compiled objects, first)",
+                        fmt::ptr(Program), Program->Context->Device->Name);
+  DGLINK_TRY(makeCurrent(Program->Context->Context));
+  CUfunction Function = nullptr;
+  const CUresult Result = cu().cuModuleGetFunction(&Function, Module, KernelName);
+  if (Result == CUDA_ERROR_NOT_FOUND)
+    return dglink::fail(PI_ERROR_INVALID_KERNEL_NAME,
+                        "piKernelCreate: kernel '{}' is not in program {}", KernelName,
+                        fmt::ptr(Program));
+  if (Result != CUDA_SUCCESS)
+    return cudaError(Result, "cuModuleGetFunction");
+  auto *Kernel = new _pi_kernel();
+  Kernel->Program = Program;
+  Kernel->Function = Function;
+  Kernel->Name = KernelName;
+  int MaxThreads = 0;
+  if (cu().cuFuncGetAttribute(&MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Function) ==
+          CUDA_SUCCESS &&
+      MaxThreads > 0)
+    Kernel->MaxThreadsPerBlock = MaxThreads;
+  Kernel->ParamSizesKnown = readParamSizes(Function, Kernel->ParamSizes);
+  Kernel->Arguments.resize(Kernel->ParamSizes.size());
+  retain(Program);
+  *RetKernel = Kernel;
+  return PI_SUCCESS;
+}
+
+extern "C" PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex,
+                                                  size_t ArgSize, const void *ArgValue) {
+  return setArgument(__func__, Kernel, ArgIndex, ArgSize, ArgValue);
+}
+
+extern "C" PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 ArgIndex,
+                                                            size_t ArgSize,
+                                                            const void *ArgValue) {
+  // ArgValue points at the pointer value, like any by-value argument.
+  return setArgument(__func__, Kernel, ArgIndex, ArgSize, ArgValue);
+}
+
+extern "C" PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_uint32 ArgIndex,
+                                                           const pi_mem *ArgValue) {
+  CUdeviceptr Pointer = 0; // a null buffer is a null pointer, as in OpenCL
+  if (ArgValue != nullptr && *ArgValue != nullptr) {
+    if (!dglink::ownedBy(*ArgValue, &PluginFunctions))
+      return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT,
+                          "piextKernelSetArgMemObj: argument {} is not a buffer of the CUDA "
+                          "adapter",
+                          ArgIndex);
+    Pointer = (*ArgValue)->Pointer;
+  }
+  return setArgument(__func__, Kernel, ArgIndex, sizeof(Pointer), &Pointer);
+}
+
+extern "C" PI_API_EXPORT pi_result piKernelGetInfo(pi_kernel Kernel, pi_kernel_info ParamName,
+                                                   size_t ParamValueSize, void *ParamValue,
+                                                   size_t *ParamValueSizeRet) {
+  DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  auto Value = [&](auto V) {
+    return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case PI_KERNEL_INFO_FUNCTION_NAME:
+    return dglink::returnInfoString(Kernel->Name, ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_KERNEL_INFO_NUM_ARGS:
+    // Without the driver's parameter info: the arguments set so far.
+    return Value(static_cast<pi_uint32>(Kernel->ParamSizesKnown ? Kernel->ParamSizes.size()
+                                                                : Kernel->Arguments.size()));
+  case PI_KERNEL_INFO_REFERENCE_COUNT:
+    return Value(Kernel->RefCount.load());
+  case PI_KERNEL_INFO_CONTEXT:
+    return Value(static_cast<pi_context>(Kernel->Program->Context));
+  case PI_KERNEL_INFO_PROGRAM:
+    return Value(static_cast<pi_program>(Kernel->Program));
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piKernelGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+
+extern "C" PI_API_EXPORT pi_result piKernelRetain(pi_kernel Kernel) {
+  DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  retain(Kernel);
+  return PI_SUCCESS;
+}
+
+extern "C" PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) {
+  DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  if (dropReference(Kernel)) {
+    releaseProgram(Kernel->Program);
+    delete Kernel;
+  }
+  return PI_SUCCESS;
+}
+
+extern "C" PI_API_EXPORT pi_result piEnqueueKernelLaunch(
+    pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
+    const size_t *GlobalWorkSize, const size_t *LocalWorkSize, pi_uint32 NumEventsInWaitList,
+    const pi_event *EventWaitList, pi_event *Event) {
+  DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  const _pi_device &Device = *Queue->Device;
+  if (Kernel->Program->Context->Device != Queue->Device)
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT,
+                        "piEnqueueKernelLaunch: kernel '{}' is not built for device '{}' of the "
+                        "queue",
+                        Kernel->Name, Device.Name);
+  if (WorkDim < 1 || WorkDim > 3)
+    return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION,
+                        "piEnqueueKernelLaunch: work dimension {} is not 1, 2 or 3", WorkDim);
+  if (GlobalWorkSize == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                        "piEnqueueKernelLaunch: argument 'GlobalWorkSize' is null");
+  if (GlobalWorkOffset != nullptr)
+    for (pi_uint32 D = 0; D < WorkDim; ++D)
+      if (GlobalWorkOffset[D] != 0)
+        return dglink::fail(PI_ERROR_INVALID_GLOBAL_OFFSET,
+                            "piEnqueueKernelLaunch: global offset {} in dimension {}: the CUDA "
+                            "adapter launches with offset 0 only",
+                            GlobalWorkOffset[D], D);
+  size_t Global[3] = {1, 1, 1};
+  size_t Block[3] = {1, 1, 1};
+  for (pi_uint32 D = 0; D < WorkDim; ++D) {
+    Global[D] = GlobalWorkSize[D];
+    if (Global[D] == 0)
+      return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                          "piEnqueueKernelLaunch: global size 0 in dimension {}", D);
+  }
+  if (LocalWorkSize != nullptr) {
+    size_t Threads = 1;
+    for (pi_uint32 D = 0; D < WorkDim; ++D) {
+      Block[D] = LocalWorkSize[D];
+      if (Block[D] == 0 || Global[D] % Block[D] != 0)
+        return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                            "piEnqueueKernelLaunch: local size {} does not divide global size "
+                            "{} in dimension {}",
+                            Block[D], Global[D], D);
+      if (Block[D] > static_cast<size_t>(Device.MaxBlockDim[D]))
+        return dglink::fail(PI_ERROR_INVALID_WORK_ITEM_SIZE,
+                            "piEnqueueKernelLaunch: local size {} exceeds {} in dimension {}",
+                            Block[D], Device.MaxBlockDim[D], D);
+      Threads *= Block[D];
+    }
+    if (Threads > static_cast<size_t>(Kernel->MaxThreadsPerBlock))
+      return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                          "piEnqueueKernelLaunch: {} work-items per group, kernel '{}' allows {}",
+                          Threads, Kernel->Name, Kernel->MaxThreadsPerBlock);
+  } else {
+    // The largest blocks that divide the global size (OpenCL's uniform groups),
+    // filling dimension 0 first.
+    size_t Budget = static_cast<size_t>(Kernel->MaxThreadsPerBlock);
+    for (pi_uint32 D = 0; D < WorkDim; ++D) {
+      Block[D] = blockSizeFor(Global[D], std::min(Budget, static_cast<size_t>(Device.MaxBlockDim[D])));
+      Budget /= Block[D];
+    }
+  }
+  unsigned Grid[3];
+  for (int D = 0; D < 3; ++D) {
+    const size_t Blocks = Global[D] / Block[D];
+    if (Blocks > static_cast<size_t>(Device.MaxGridDim[D]))
+      return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                          "piEnqueueKernelLaunch: {} groups in dimension {} exceed the device's "
+                          "{}",
+                          Blocks, D, Device.MaxGridDim[D]);
+    Grid[D] = static_cast<unsigned>(Blocks);
+  }
+  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &PluginFunctions));
+
+  const size_t NumArgs =
+      Kernel->ParamSizesKnown ? Kernel->ParamSizes.size() : Kernel->Arguments.size();
+  std::vector<void *> Params(NumArgs);
+  for (size_t I = 0; I < NumArgs; ++I) {
+    if (I >= Kernel->Arguments.size() || !Kernel->Arguments[I].Set)
+      return dglink::fail(PI_ERROR_INVALID_KERNEL_ARGS,
+                          "piEnqueueKernelLaunch: argument {} of kernel '{}' is not set", I,
+                          Kernel->Name);
+    Params[I] = Kernel->Arguments[I].Storage.data();
+  }
+
+  DGLINK_TRY(makeCurrent(Queue->Context->Context));
+  DGLINK_TRY(waitForEvents(*Queue, NumEventsInWaitList, EventWaitList));
+  EnqueueEvent Done(*Queue, Event);
+  DGLINK_TRY(Done.prepare());
+  auto Launch = [&]() -> pi_result {
+    DGLINK_CU(cuLaunchKernel, Kernel->Function, Grid[0], Grid[1], Grid[2],
+              static_cast<unsigned>(Block[0]), static_cast<unsigned>(Block[1]),
+              static_cast<unsigned>(Block[2]), 0, Queue->Stream,
+              Params.empty() ? nullptr : Params.data(), nullptr);
+    return Done.recordNow();
+  };
+  return Done.finish(Launch());
+}

@@ -1,0 +1,153 @@
+// Device-global read and write: the error contract of DESIGN.md checked in its order, then
+// the device's mechanism (cl_intel_global_variable_access today; the shim's lowered storage
+// is the next branch).
+#include "opencl_adapter.h"
+
+namespace dglink::opencl {
+namespace {
+
+enum class Direction { Read, Write };
+
+// One device-global copy, validated, as every mechanism receives it.
+struct DeviceGlobalCopy {
+  pi_queue Queue;
+  pi_program Program;
+  const char *Name;
+  const DeviceGlobalInfo *Variable;
+  Direction Dir;
+  bool Blocking;
+  size_t Count;
+  size_t Offset;
+  void *HostPtr; // Dst of a read, Src of a write
+};
+
+bool hostMayAccess(HostAccess Access, Direction Dir) {
+  switch (Access) {
+  case HostAccess::ReadWrite:
+    return true;
+  case HostAccess::Read:
+    return Dir == Direction::Read;
+  case HostAccess::Write:
+    return Dir == Direction::Write;
+  case HostAccess::None:
+    return false;
+  }
+  return false;
+}
+
+// Checks in the order of DESIGN.md's error table, after the handle and pointer checks the
+// entry points make.
+pi_result validate(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
+                   Direction Dir, size_t Count, size_t Offset, pi_uint32 NumEvents,
+                   const pi_event *WaitList, const DeviceGlobalInfo *&Variable) {
+  DGLINK_TRY(checkWaitList(NumEvents, WaitList, &DispatchTable));
+  if (!programBuiltFor(Program, Queue->Device))
+    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                "{}: {} is not built for device '{}' (the queue's device)", Function,
+                programLabel(Program), Queue->Device->Name);
+  const auto Found = Program->Metadata.DeviceGlobals.find(Name);
+  if (Found == Program->Metadata.DeviceGlobals.end())
+    return fail(PI_ERROR_INVALID_VALUE, "{}: {} has no device global named '{}'", Function,
+                programLabel(Program), Name);
+  DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Found->second.Size));
+  if (!hostMayAccess(Found->second.Access, Dir))
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "{}: device global '{}' has host_access '{}', which forbids a host {}", Function,
+                Name, hostAccessName(Found->second.Access),
+                Dir == Direction::Read ? "read" : "write");
+  Variable = &Found->second;
+  return PI_SUCCESS;
+}
+
+// PI_DEVICE_GLOBAL_MECHANISM_NATIVE: the driver finds the variable by name.
+pi_result copyNative(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
+                     const pi_event *WaitList, pi_event *Event) {
+  const GlobalVariableFunctions &Functions = Copy.Queue->Device->Platform->GlobalVariable;
+  ClEventList ClWaitList(NumEvents, WaitList);
+  PendingEvent Pending(Copy.Queue, Event);
+  const cl_bool Blocking = Copy.Blocking ? CL_TRUE : CL_FALSE;
+  cl_int Error;
+  const char *ClFunction;
+  if (Copy.Dir == Direction::Read) {
+    ClFunction = "clEnqueueReadGlobalVariableINTEL";
+    Error = Functions.Read(Copy.Queue->Queue, Copy.Program->Program, Copy.Name, Blocking,
+                           Copy.Count, Copy.Offset, Copy.HostPtr, ClWaitList.size(),
+                           ClWaitList.data(), Pending.clEvent());
+  } else {
+    ClFunction = "clEnqueueWriteGlobalVariableINTEL";
+    Error = Functions.Write(Copy.Queue->Queue, Copy.Program->Program, Copy.Name, Blocking,
+                            Copy.Count, Copy.Offset, Copy.HostPtr, ClWaitList.size(),
+                            ClWaitList.data(), Pending.clEvent());
+  }
+  if (Error != CL_SUCCESS)
+    return fail(toPiResult(Error), "{}: {} failed with {} ({}) for device global '{}'", Function,
+                ClFunction, clErrorName(Error), Error, Copy.Name);
+  Pending.commit();
+  return PI_SUCCESS;
+}
+
+pi_result copy(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
+               const pi_event *WaitList, pi_event *Event) {
+  pi_device Device = Copy.Queue->Device;
+  switch (Device->DeviceGlobal) {
+  case PI_DEVICE_GLOBAL_MECHANISM_NATIVE:
+    return copyNative(Function, Copy, NumEvents, WaitList, Event);
+  case PI_DEVICE_GLOBAL_MECHANISM_LOWERED:
+    // The shim's lowering adds a per-program buffer owned by the adapter; the copy becomes
+    // a buffer read/write at the variable's offset in it. No device reports this yet.
+    break;
+  case PI_DEVICE_GLOBAL_MECHANISM_NONE:
+    break;
+  }
+  return fail(PI_ERROR_INVALID_OPERATION,
+              "{}: device-global access is not available on device '{}' (no "
+              "cl_intel_global_variable_access; lowered storage comes with the compiler shim)",
+              Function, Device->Name);
+}
+
+} // namespace
+} // namespace dglink::opencl
+
+using namespace dglink::opencl;
+
+extern "C" {
+
+PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(pi_queue Queue, pi_program Program,
+                                                             const char *Name, pi_bool BlockingRead,
+                                                             size_t Count, size_t Offset, void *Dst,
+                                                             pi_uint32 NumEventsInWaitList,
+                                                             const pi_event *EventsWaitList,
+                                                             pi_event *Event) try {
+  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_OPENCL_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_CHECK_NOT_NULL(Name, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
+  const dglink::DeviceGlobalInfo *Variable = nullptr;
+  DGLINK_TRY(validate(__func__, Queue, Program, Name, Direction::Read, Count, Offset,
+                      NumEventsInWaitList, EventsWaitList, Variable));
+  const DeviceGlobalCopy Copy{Queue, Program, Name, Variable, Direction::Read, BlockingRead != 0,
+                              Count, Offset,  Dst};
+  return copy(__func__, Copy, NumEventsInWaitList, EventsWaitList, Event);
+}
+DGLINK_OPENCL_CATCH_ALL
+
+PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
+    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
+    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
+    pi_event *Event) try {
+  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_OPENCL_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_CHECK_NOT_NULL(Name, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
+  const dglink::DeviceGlobalInfo *Variable = nullptr;
+  DGLINK_TRY(validate(__func__, Queue, Program, Name, Direction::Write, Count, Offset,
+                      NumEventsInWaitList, EventsWaitList, Variable));
+  // Src is only read; the shared copy description carries one host pointer for both ways.
+  const DeviceGlobalCopy Copy{Queue,    Program,          Name,
+                              Variable, Direction::Write, BlockingWrite != 0,
+                              Count,    Offset,           const_cast<void *>(Src)};
+  return copy(__func__, Copy, NumEventsInWaitList, EventsWaitList, Event);
+}
+DGLINK_OPENCL_CATCH_ALL
+
+} // extern "C"

@@ -1,0 +1,507 @@
+// Device-global copy latency on the first CUDA device: dglink through the
+// dispatch layer (libdglink_pi.so), the CUDA adapter called directly, the raw
+// driver sequence from pageable and from pinned memory, and the CUDA runtime's
+// cudaMemcpyToSymbol, all in one process. Every benchmark times each call on
+// its own and reports the median as the counter median_us (the time column is
+// the mean). Names: <Operation>/<implementation>/<bytes>; benchmarks/ratios.py
+// prints the ratio table from the JSON output. Without a CUDA device the
+// program prints "no CUDA device" and exits 0.
+#include "cuda_driver.h"
+
+#include <dglink/pi.h>
+#include <dglink/support/image.h>
+
+#include <benchmark/benchmark.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+extern const unsigned char BenchGlobalsPtx[];
+extern const size_t BenchGlobalsPtxSize;
+extern const unsigned char BenchGlobalsFatbin[];
+extern const size_t BenchGlobalsFatbinSize;
+#if DGLINK_BENCH_CUDART
+extern "C" int dglinkRuntimeInit(void);
+extern "C" int dglinkRuntimeToSymbol(const void *Src, size_t Count, size_t Offset);
+extern "C" int dglinkRuntimeFromSymbol(void *Dst, size_t Count, size_t Offset);
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using dglink::cuda::cu;
+
+constexpr const char *GlobalName = "bench_global";
+constexpr size_t GlobalSize = 1 << 20;
+constexpr size_t Sizes[] = {4, 64, 4096, 65536, GlobalSize};
+constexpr int EnqueuesPerWait = 100;
+
+using WriteFunction = decltype(&piextEnqueueDeviceGlobalVariableWrite);
+using ReadFunction = decltype(&piextEnqueueDeviceGlobalVariableRead);
+
+struct Session {
+  pi_device Device = nullptr;
+  pi_context Context = nullptr;
+  pi_queue Queue = nullptr;
+  pi_program Program = nullptr;
+  WriteFunction DirectWrite = nullptr;
+  ReadFunction DirectRead = nullptr;
+  std::string DirectHow;
+  std::string DeviceName;
+
+  CUdevice RawDevice = 0;
+  CUcontext RawContext = nullptr;
+  CUmodule RawModule = nullptr;
+  CUdeviceptr RawGlobal = 0;
+  CUstream RawStream = nullptr;
+  void *Pinned = nullptr;
+  std::vector<unsigned char> Pageable = std::vector<unsigned char>(GlobalSize, 0x5A);
+};
+Session S;
+
+[[noreturn]] void die(const char *What, int Code) {
+  char *Message = nullptr;
+  piPluginGetLastError(&Message);
+  std::fprintf(stderr, "dglink_bench_device_global: %s failed (%d): %s\n", What, Code,
+               Message ? Message : "");
+  std::exit(1);
+}
+void check(pi_result Result, const char *What) {
+  if (Result != PI_SUCCESS)
+    die(What, Result);
+}
+void checkCu(CUresult Result, const char *What) {
+  if (Result != CUDA_SUCCESS)
+    die(What, Result);
+}
+
+// A device image of the benchmark's code with its device-global metadata.
+struct Image {
+  Image(const unsigned char *Bytes, size_t Size) {
+    dglink::DeviceGlobalInfo Info;
+    Info.UniqueId = GlobalName;
+    Info.Size = GlobalSize;
+    Info.DeviceImageScope = true;
+    Value = dglink::encodeDeviceGlobalValue(Info);
+    Property.Name = Name.data();
+    Property.ValAddr = Value.data();
+    Property.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
+    Property.ValSize = Value.size();
+    Set.Name = SetName.data();
+    Set.PropertiesBegin = &Property;
+    Set.PropertiesEnd = &Property + 1;
+    Binary.Version = PI_DEVICE_BINARY_VERSION;
+    Binary.Kind = PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL;
+    Binary.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+    Binary.DeviceTargetSpec = PI_DEVICE_BINARY_TARGET_NVPTX64;
+    Binary.BinaryStart = Bytes;
+    Binary.BinaryEnd = Bytes + Size;
+    Binary.PropertySetsBegin = &Set;
+    Binary.PropertySetsEnd = &Set + 1;
+  }
+  Image(const Image &) = delete;
+  std::string Name = GlobalName;
+  std::string SetName = PI_PROPERTY_SET_DEVICE_GLOBALS;
+  std::vector<uint8_t> Value;
+  _pi_device_binary_property_struct Property{};
+  _pi_device_binary_property_set_struct Set{};
+  _pi_device_binary_struct Binary{};
+};
+
+pi_program buildProgram(const unsigned char *Bytes, size_t Size) {
+  Image TheImage(Bytes, Size);
+  pi_program Program = nullptr;
+  check(piextProgramCreateWithImage(S.Context, 1, &S.Device, &TheImage.Binary, &Program),
+        "piextProgramCreateWithImage");
+  check(piProgramBuild(Program, 1, &S.Device, nullptr, nullptr, nullptr), "piProgramBuild");
+  return Program;
+}
+
+std::string platformBackend(pi_platform Platform) {
+  char Name[64] = {};
+  if (piPlatformGetInfo(Platform, PI_EXT_PLATFORM_INFO_BACKEND, sizeof(Name), Name, nullptr) !=
+      PI_SUCCESS)
+    return {};
+  return Name;
+}
+
+// The adapter's own entry point: the library the dispatch layer loaded, found
+// by its soname; the table in the queue's first field where that fails.
+void findDirectEntryPoints() {
+  const auto *Table = reinterpret_cast<const pi_handle_header *>(S.Queue)->Dispatch;
+  S.DirectWrite = Table->piextEnqueueDeviceGlobalVariableWrite;
+  S.DirectRead = Table->piextEnqueueDeviceGlobalVariableRead;
+  S.DirectHow = "the queue's function table";
+  void *Library = dlopen("libdglink_adapter_cuda.so", RTLD_NOW | RTLD_NOLOAD);
+  if (Library == nullptr)
+    return;
+  void *Write = dlsym(Library, "piextEnqueueDeviceGlobalVariableWrite");
+  void *Read = dlsym(Library, "piextEnqueueDeviceGlobalVariableRead");
+  WriteFunction WriteFromLibrary = nullptr;
+  ReadFunction ReadFromLibrary = nullptr;
+  std::memcpy(&WriteFromLibrary, &Write, sizeof(Write));
+  std::memcpy(&ReadFromLibrary, &Read, sizeof(Read));
+  if (WriteFromLibrary == S.DirectWrite && ReadFromLibrary == S.DirectRead)
+    S.DirectHow = "dlsym in libdglink_adapter_cuda.so (the instance the dispatch layer loaded)";
+}
+
+bool setUp() {
+  pi_uint32 Count = 0;
+  check(piPlatformsGet(0, nullptr, &Count), "piPlatformsGet");
+  std::vector<pi_platform> Platforms(Count);
+  if (Count != 0)
+    check(piPlatformsGet(Count, Platforms.data(), nullptr), "piPlatformsGet");
+  pi_platform Cuda = nullptr;
+  for (pi_platform Platform : Platforms)
+    if (platformBackend(Platform) == "cuda")
+      Cuda = Platform;
+  if (Cuda == nullptr)
+    return false;
+  pi_uint32 Devices = 0;
+  if (piDevicesGet(Cuda, PI_DEVICE_TYPE_ALL, 1, &S.Device, &Devices) != PI_SUCCESS ||
+      Devices == 0)
+    return false;
+  char Name[256] = {};
+  piDeviceGetInfo(S.Device, PI_DEVICE_INFO_NAME, sizeof(Name), Name, nullptr);
+  S.DeviceName = Name;
+  check(piContextCreate(nullptr, 1, &S.Device, &S.Context), "piContextCreate");
+  check(piQueueCreate(S.Context, S.Device, 0, &S.Queue), "piQueueCreate");
+  S.Program = buildProgram(BenchGlobalsPtx, BenchGlobalsPtxSize);
+  findDirectEntryPoints();
+
+  // The raw driver on the same primary context, its own module and stream;
+  // the symbol is looked up once, here.
+  if (!dglink::cuda::loadCudaDriver())
+    return false;
+  checkCu(cu().cuDeviceGet(&S.RawDevice, 0), "cuDeviceGet");
+  checkCu(cu().cuDevicePrimaryCtxRetain(&S.RawContext, S.RawDevice), "cuDevicePrimaryCtxRetain");
+  checkCu(cu().cuCtxSetCurrent(S.RawContext), "cuCtxSetCurrent");
+  checkCu(cu().cuModuleLoadDataEx(&S.RawModule, BenchGlobalsPtx, 0, nullptr, nullptr),
+          "cuModuleLoadDataEx");
+  size_t Bytes = 0;
+  checkCu(cu().cuModuleGetGlobal(&S.RawGlobal, &Bytes, S.RawModule, GlobalName),
+          "cuModuleGetGlobal");
+  checkCu(cu().cuStreamCreate(&S.RawStream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  checkCu(cu().cuMemAllocHost(&S.Pinned, GlobalSize), "cuMemAllocHost");
+  std::memset(S.Pinned, 0x5A, GlobalSize);
+#if DGLINK_BENCH_CUDART
+  checkCu(static_cast<CUresult>(dglinkRuntimeInit()), "cudaFree(0)");
+  checkCu(cu().cuCtxSetCurrent(S.RawContext), "cuCtxSetCurrent");
+#endif
+
+  // Before measuring: dglink's copies must be right (every path, 1 MiB).
+  std::vector<unsigned char> Pattern(GlobalSize), Back(GlobalSize);
+  for (size_t I = 0; I < GlobalSize; ++I)
+    Pattern[I] = static_cast<unsigned char>(I * 131 + 17);
+  for (size_t Size : Sizes) {
+    check(piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0,
+                                                Pattern.data(), 0, nullptr, nullptr),
+          "check write");
+    check(piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0,
+                                               Back.data(), 0, nullptr, nullptr),
+          "check read");
+    if (std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+      std::fprintf(stderr, "dglink_bench_device_global: %zu-byte round trip differs\n", Size);
+      std::exit(1);
+    }
+  }
+  return true;
+}
+
+void tearDown() {
+  piProgramRelease(S.Program);
+  piQueueRelease(S.Queue);
+  piContextRelease(S.Context);
+  cu().cuStreamDestroy(S.RawStream);
+  cu().cuMemFreeHost(S.Pinned);
+  cu().cuModuleUnload(S.RawModule);
+  cu().cuDevicePrimaryCtxRelease(S.RawDevice);
+}
+
+double median(std::vector<double> Values) {
+  if (Values.empty())
+    return 0;
+  std::nth_element(Values.begin(), Values.begin() + Values.size() / 2, Values.end());
+  return Values[Values.size() / 2];
+}
+
+double seconds(Clock::time_point Begin, Clock::time_point End) {
+  return std::chrono::duration<double>(End - Begin).count();
+}
+
+// Times each call; the median (µs) becomes the counter median_us.
+void timeEachCall(benchmark::State &State, size_t Size, const std::function<int()> &Call) {
+  for (int I = 0; I < 20; ++I) // warm: staging allocated, lookups cached, clocks up
+    if (int Result = Call(); Result != 0) {
+      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
+      return;
+    }
+  std::vector<double> Samples;
+  Samples.reserve(State.max_iterations);
+  for (auto _ : State) {
+    const Clock::time_point Begin = Clock::now();
+    const int Result = Call();
+    const Clock::time_point End = Clock::now();
+    if (Result != 0) {
+      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
+      break;
+    }
+    State.SetIterationTime(seconds(Begin, End));
+    Samples.push_back(seconds(Begin, End) * 1e6);
+  }
+  State.counters["median_us"] = median(Samples);
+  State.SetBytesProcessed(static_cast<int64_t>(State.iterations() * Size));
+}
+
+// EnqueuesPerWait enqueues, then one wait. The time column and median_us are the
+// CPU time per enqueue; total_median_us includes the wait.
+void timeEnqueues(benchmark::State &State, size_t Size, const std::function<int()> &Enqueue,
+                  const std::function<int()> &Wait) {
+  std::vector<double> PerEnqueue, Total;
+  for (int I = 0; I < 2 && Enqueue() == 0 && Wait() == 0; ++I) {
+  }
+  for (auto _ : State) {
+    const Clock::time_point Begin = Clock::now();
+    int Result = 0;
+    for (int I = 0; I < EnqueuesPerWait && Result == 0; ++I)
+      Result = Enqueue();
+    const Clock::time_point Enqueued = Clock::now();
+    if (Result == 0)
+      Result = Wait();
+    const Clock::time_point End = Clock::now();
+    if (Result != 0) {
+      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
+      break;
+    }
+    State.SetIterationTime(seconds(Begin, Enqueued) / EnqueuesPerWait);
+    PerEnqueue.push_back(seconds(Begin, Enqueued) * 1e6 / EnqueuesPerWait);
+    Total.push_back(seconds(Begin, End) * 1e6 / EnqueuesPerWait);
+  }
+  State.counters["median_us"] = median(PerEnqueue);
+  State.counters["total_median_us"] = median(Total);
+  State.SetBytesProcessed(static_cast<int64_t>(State.iterations() * Size * EnqueuesPerWait));
+}
+
+int rawSync() { return cu().cuStreamSynchronize(S.RawStream); }
+int queueFinish() { return piQueueFinish(S.Queue); }
+
+void add(const std::string &Name, int Iterations,
+         std::function<void(benchmark::State &)> Body) {
+  benchmark::RegisterBenchmark(Name.c_str(), std::move(Body))
+      ->UseManualTime()
+      ->Iterations(Iterations)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+void registerBlocking(size_t Size) {
+  const std::string Bytes = std::to_string(Size);
+  const int Iterations = Size >= GlobalSize ? 500 : 2000;
+  unsigned char *Pageable = S.Pageable.data();
+  add("Write/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_TRUE, Size,
+                                                   0, Pageable, 0, nullptr, nullptr);
+    });
+  });
+  add("Write/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return S.DirectWrite(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0, Pageable, 0, nullptr,
+                           nullptr);
+    });
+  });
+  add("Write/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      const CUresult Result = cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream);
+      return Result != CUDA_SUCCESS ? static_cast<int>(Result) : rawSync();
+    });
+  });
+  add("Write/raw_pinned/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      const CUresult Result = cu().cuMemcpyHtoDAsync(S.RawGlobal, S.Pinned, Size, S.RawStream);
+      return Result != CUDA_SUCCESS ? static_cast<int>(Result) : rawSync();
+    });
+  });
+#if DGLINK_BENCH_CUDART
+  add("Write/cudaMemcpyToSymbol/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] { return dglinkRuntimeToSymbol(Pageable, Size, 0); });
+  });
+#endif
+
+  add("Read/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size,
+                                                  0, Pageable, 0, nullptr, nullptr);
+    });
+  });
+  add("Read/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return S.DirectRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0, Pageable, 0, nullptr,
+                          nullptr);
+    });
+  });
+  add("Read/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      const CUresult Result = cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream);
+      return Result != CUDA_SUCCESS ? static_cast<int>(Result) : rawSync();
+    });
+  });
+  add("Read/raw_pinned/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      const CUresult Result = cu().cuMemcpyDtoHAsync(S.Pinned, S.RawGlobal, Size, S.RawStream);
+      return Result != CUDA_SUCCESS ? static_cast<int>(Result) : rawSync();
+    });
+  });
+#if DGLINK_BENCH_CUDART
+  add("Read/cudaMemcpyFromSymbol/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] { return dglinkRuntimeFromSymbol(Pageable, Size, 0); });
+  });
+#endif
+}
+
+void registerNonBlocking(size_t Size) {
+  const std::string Bytes = std::to_string(Size);
+  const int Iterations = Size >= GlobalSize ? 10 : Size >= 65536 ? 50 : 200;
+  unsigned char *Pageable = S.Pageable.data();
+  add("WriteNonBlocking/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEnqueues(
+        State, Size,
+        [=] {
+          return piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_FALSE,
+                                                       Size, 0, Pageable, 0, nullptr, nullptr);
+        },
+        queueFinish);
+  });
+  add("WriteNonBlocking/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEnqueues(
+        State, Size,
+        [=] {
+          return S.DirectWrite(S.Queue, S.Program, GlobalName, PI_FALSE, Size, 0, Pageable, 0,
+                               nullptr, nullptr);
+        },
+        queueFinish);
+  });
+  add("WriteNonBlocking/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEnqueues(
+        State, Size,
+        [=] {
+          return static_cast<int>(
+              cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream));
+        },
+        rawSync);
+  });
+  add("ReadNonBlocking/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEnqueues(
+        State, Size,
+        [=] {
+          return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_FALSE,
+                                                      Size, 0, Pageable, 0, nullptr, nullptr);
+        },
+        queueFinish);
+  });
+  add("ReadNonBlocking/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEnqueues(
+        State, Size,
+        [=] {
+          return static_cast<int>(
+              cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream));
+        },
+        rawSync);
+  });
+}
+
+// The first access of a fresh program pays the symbol lookup; later ones do
+// not (Write/dglink/4 is the warm case).
+void registerFirstAccess() {
+  add("FirstAccess/dglink/4", 200, [](benchmark::State &State) {
+    std::vector<double> Samples;
+    const int Value = 1;
+    for (auto _ : State) {
+      pi_program Program = buildProgram(BenchGlobalsFatbin, BenchGlobalsFatbinSize);
+      const Clock::time_point Begin = Clock::now();
+      const pi_result Result = piextEnqueueDeviceGlobalVariableWrite(
+          S.Queue, Program, GlobalName, PI_TRUE, 4, 0, &Value, 0, nullptr, nullptr);
+      const Clock::time_point End = Clock::now();
+      piProgramRelease(Program);
+      if (Result != PI_SUCCESS) {
+        State.SkipWithError("first write failed");
+        break;
+      }
+      State.SetIterationTime(seconds(Begin, End));
+      Samples.push_back(seconds(Begin, End) * 1e6);
+    }
+    State.counters["median_us"] = median(Samples);
+  });
+  add("FirstAccess/raw/4", 200, [](benchmark::State &State) {
+    std::vector<double> Samples;
+    const int Value = 1;
+    for (auto _ : State) {
+      CUmodule Module = nullptr;
+      checkCu(cu().cuModuleLoadDataEx(&Module, BenchGlobalsFatbin, 0, nullptr, nullptr),
+              "cuModuleLoadDataEx");
+      const Clock::time_point Begin = Clock::now();
+      CUdeviceptr Address = 0;
+      size_t Bytes = 0;
+      CUresult Result = cu().cuModuleGetGlobal(&Address, &Bytes, Module, GlobalName);
+      if (Result == CUDA_SUCCESS)
+        Result = cu().cuMemcpyHtoDAsync(Address, &Value, 4, S.RawStream);
+      if (Result == CUDA_SUCCESS)
+        Result = cu().cuStreamSynchronize(S.RawStream);
+      const Clock::time_point End = Clock::now();
+      cu().cuModuleUnload(Module);
+      if (Result != CUDA_SUCCESS) {
+        State.SkipWithError("first write failed");
+        break;
+      }
+      State.SetIterationTime(seconds(Begin, End));
+      Samples.push_back(seconds(Begin, End) * 1e6);
+    }
+    State.counters["median_us"] = median(Samples);
+  });
+  add("Lookup/raw_cuModuleGetGlobal/0", 2000, [](benchmark::State &State) {
+    timeEachCall(State, 0, [] {
+      CUdeviceptr Address = 0;
+      size_t Bytes = 0;
+      return static_cast<int>(cu().cuModuleGetGlobal(&Address, &Bytes, S.RawModule, GlobalName));
+    });
+  });
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  if (!setUp()) {
+    std::puts("no CUDA device");
+    return 0;
+  }
+  int DriverVersion = 0;
+  cu().cuDriverGetVersion(&DriverVersion);
+  benchmark::AddCustomContext("device", S.DeviceName);
+  benchmark::AddCustomContext("cuda_driver_version", std::to_string(DriverVersion));
+  benchmark::AddCustomContext("direct_call", S.DirectHow);
+  for (const char *Knob :
+       {"DGLINK_CUDA_STAGING_BYTES", "DGLINK_CUDA_CHUNK_BYTES", "DGLINK_CUDA_MIN_CHUNK_BYTES",
+        "DGLINK_CUDA_STAGING_SLOTS", "DGLINK_CUDA_PIPELINE", "DGLINK_CUDA_SMALL_WRITE_MEMSET",
+        "DGLINK_CUDA_ASYNC_RING", "DGLINK_CUDA_RING_BYTES", "DGLINK_CUDA_RING_SEGMENTS"})
+    if (const char *Value = std::getenv(Knob))
+      benchmark::AddCustomContext(Knob, Value);
+  for (size_t Size : Sizes)
+    registerBlocking(Size);
+  for (size_t Size : Sizes)
+    registerNonBlocking(Size);
+  registerFirstAccess();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  tearDown();
+  return 0;
+}

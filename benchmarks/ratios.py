@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Ratio table of dglink_bench_device_global's JSON output, checked against the
+targets of issue 5, as Markdown.
+
+    dglink_bench_device_global --benchmark_out=bench.json --benchmark_out_format=json
+    python3 benchmarks/ratios.py bench.json
+
+Benchmark names are <Operation>/<implementation>/<bytes>; each row's value is the
+counter median_us (the median of the per-call times), or the median aggregate of
+it when the run used --benchmark_repetitions.
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    values = {}  # (operation, implementation, bytes) -> {"median": us, "total": us}
+    has_aggregates = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
+    for bench in data["benchmarks"]:
+        if has_aggregates and bench.get("aggregate_name") != "median":
+            continue
+        if not has_aggregates and bench.get("run_type", "iteration") != "iteration":
+            continue
+        if bench.get("error_occurred"):
+            continue
+        parts = bench.get("run_name", bench["name"]).split("/")
+        if len(parts) < 3:
+            continue
+        key = (parts[0], parts[1], int(parts[2]))
+        median = bench.get("median_us", bench.get("real_time"))
+        values[key] = {"median": median, "total": bench.get("total_median_us")}
+    return data.get("context", {}), values
+
+
+def fmt(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def verdict(ok):
+    return "" if ok is None else ("meets" if ok else "MISSES")
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    context, values = load(sys.argv[1])
+
+    def get(op, impl, size, field="median"):
+        entry = values.get((op, impl, size))
+        return None if entry is None else entry[field]
+
+    print(f"device: {context.get('device', '?')}, CUDA driver "
+          f"{context.get('cuda_driver_version', '?')}, date {context.get('date', '?')}, "
+          f"host {context.get('host_name', '?')}")
+    print()
+    print("## Blocking copies (median µs per call)")
+    print()
+    print("| op | bytes | dglink | direct | raw pageable | raw pinned | cudaMemcpy*Symbol "
+          "| dglink/raw | dglink/runtime | dispatch overhead | target |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    sizes = sorted({k[2] for k in values if k[0] in ("Write", "Read")})
+    for op, runtime in (("Write", "cudaMemcpyToSymbol"), ("Read", "cudaMemcpyFromSymbol")):
+        for size in sizes:
+            dg = get(op, "dglink", size)
+            direct = get(op, "dglink_direct", size)
+            raw = get(op, "raw_pageable", size)
+            rt = get(op, runtime, size)
+            r_raw = ratio(dg, raw)
+            r_rt = ratio(dg, rt)
+            overhead = None if ratio(dg, direct) is None else ratio(dg, direct) - 1
+            if size == 4:
+                limit = 0.97 if op == "Write" else 0.90
+                ok = None if r_raw is None else (r_raw <= limit and (r_rt is None or r_rt <= 1.0))
+                target = f"<= {limit}x raw, <= runtime: {verdict(ok)}"
+            elif size <= 65536:
+                ok = None if r_raw is None else r_raw <= 1.0
+                target = f"<= 1.0x raw: {verdict(ok)}"
+            else:
+                ok = None if r_raw is None else r_raw <= 0.8
+                target = f"aim 0.8x raw: {'reached' if ok else 'not reached' if ok is not None else ''}"
+            print(f"| {op} | {size} | {fmt(dg)} | {fmt(direct)} | {fmt(raw)} | "
+                  f"{fmt(get(op, 'raw_pinned', size))} | {fmt(rt)} | {fmt(r_raw, 3)} | "
+                  f"{fmt(r_rt, 3)} | {fmt(None if overhead is None else overhead * 100, 1)}% | "
+                  f"{target} |")
+    print()
+    print("Dispatch overhead target: <= 2% over calling the adapter directly.")
+    print()
+    print("## Non-blocking (100 enqueues, one wait; CPU µs per enqueue, median)")
+    print()
+    print("| op | bytes | dglink | direct | raw pageable | dglink - raw | with wait: dglink "
+          "| with wait: raw | target |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    nb_sizes = sorted({k[2] for k in values if k[0].endswith("NonBlocking")})
+    for op in ("WriteNonBlocking", "ReadNonBlocking"):
+        for size in nb_sizes:
+            dg = get(op, "dglink", size)
+            raw = get(op, "raw_pageable", size)
+            delta = None if dg is None or raw is None else dg - raw
+            target = ""
+            if op == "WriteNonBlocking" and delta is not None:
+                target = f"<= raw + 0.3 µs: {verdict(delta <= 0.3)}"
+            print(f"| {op} | {size} | {fmt(dg)} | {fmt(get(op, 'dglink_direct', size))} | "
+                  f"{fmt(raw)} | {fmt(delta)} | {fmt(get(op, 'dglink', size, 'total'))} | "
+                  f"{fmt(get(op, 'raw_pageable', size, 'total'))} | {target} |")
+    print()
+    print("## First access vs warm (4-byte blocking write, median µs)")
+    print()
+    print("| | dglink | raw driver |")
+    print("|---|---:|---:|")
+    print(f"| first access of a fresh program (lookup included) | "
+          f"{fmt(get('FirstAccess', 'dglink', 4))} | {fmt(get('FirstAccess', 'raw', 4))} |")
+    print(f"| warm access | {fmt(get('Write', 'dglink', 4))} | "
+          f"{fmt(get('Write', 'raw_pageable', 4))} |")
+    print(f"| cuModuleGetGlobal alone | | {fmt(get('Lookup', 'raw_cuModuleGetGlobal', 0))} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

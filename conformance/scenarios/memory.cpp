@@ -1,0 +1,107 @@
+// Kernels that write memory the host then reads back in full: a memory buffer
+// on every device, and USM (device and shared allocations) where the device
+// serves it.
+#include "fixtures.h"
+
+namespace dglink::conformance {
+namespace {
+
+constexpr size_t Count = 1024;
+int32_t pattern(size_t I) { return int32_t(I) * 3 + 1; }
+
+class Memory : public ProgramTest {
+protected:
+  void SetUp() override {
+    ProgramTest::SetUp();
+    if (HasFatalFailure() || IsSkipped())
+      return;
+    ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
+    ASSERT_NO_FATAL_FAILURE(createKernel(Program.get(), "fill_pattern", FillPattern));
+  }
+  void skipWithoutUsm() {
+    if (usmMechanism() == PI_USM_MECHANISM_NONE)
+      GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
+  }
+  // Runs fill_pattern on a USM allocation and copies it back to the host.
+  void fillUsm(void *Pointer, std::vector<int32_t> &Values) {
+    ASSERT_PI_SUCCESS(piextKernelSetArgPointer(FillPattern.get(), 0, sizeof(Pointer), &Pointer));
+    const size_t Global = Count;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queue.get(), FillPattern.get(), 1, nullptr, &Global,
+                                            nullptr, 0, nullptr, nullptr));
+    Values.assign(Count, -1);
+    ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queue.get(), PI_TRUE, Values.data(), Pointer,
+                                            Count * sizeof(int32_t), 0, nullptr, nullptr));
+  }
+
+  ProgramHandle Program;
+  KernelHandle FillPattern;
+};
+DGLINK_INSTANTIATE_FOR_DEVICES(Memory);
+
+TEST_P(Memory, BufferKernelWrite) {
+  std::vector<int32_t> Values;
+  ASSERT_NO_FATAL_FAILURE(runOnBuffer(FillPattern.get(), Count, Values));
+  EXPECT_EVERY_ELEMENT(Values, pattern);
+}
+
+TEST_P(Memory, BufferWriteRead) {
+  MemHandle Buffer;
+  ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW,
+                                      Count * sizeof(int32_t), nullptr, Buffer.out()));
+  std::vector<int32_t> Source(Count);
+  for (size_t I = 0; I < Count; ++I)
+    Source[I] = int32_t(I) ^ 0x5A5A;
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_TRUE, 0,
+                                            Count * sizeof(int32_t), Source.data(), 0, nullptr,
+                                            nullptr));
+  std::vector<int32_t> Values(Count, -1);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Buffer.get(), PI_TRUE, 0,
+                                           Count * sizeof(int32_t), Values.data(), 0, nullptr,
+                                           nullptr));
+  EXPECT_EVERY_ELEMENT(Values, [](size_t I) { return int32_t(I) ^ 0x5A5A; });
+}
+
+TEST_P(Memory, UsmDeviceKernelWrite) {
+  ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
+  if (IsSkipped())
+    return;
+  UsmPointer Pointer;
+  ASSERT_PI_SUCCESS(piextUSMDeviceAlloc(Pointer.out(Context.get()), Context.get(), Device, nullptr,
+                                        Count * sizeof(int32_t), 0));
+  ASSERT_NE(Pointer.get(), nullptr);
+  std::vector<int32_t> Values;
+  ASSERT_NO_FATAL_FAILURE(fillUsm(Pointer.get(), Values));
+  EXPECT_EVERY_ELEMENT(Values, pattern);
+}
+
+TEST_P(Memory, UsmSharedKernelWrite) {
+  ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
+  if (IsSkipped())
+    return;
+  UsmPointer Pointer;
+  ASSERT_PI_SUCCESS(piextUSMSharedAlloc(Pointer.out(Context.get()), Context.get(), Device, nullptr,
+                                        Count * sizeof(int32_t), 0));
+  ASSERT_NE(Pointer.get(), nullptr);
+  std::vector<int32_t> Values;
+  ASSERT_NO_FATAL_FAILURE(fillUsm(Pointer.get(), Values));
+  EXPECT_EVERY_ELEMENT(Values, pattern);
+}
+
+TEST_P(Memory, UsmFillAndCopy) {
+  ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
+  if (IsSkipped())
+    return;
+  UsmPointer Pointer;
+  ASSERT_PI_SUCCESS(piextUSMDeviceAlloc(Pointer.out(Context.get()), Context.get(), Device, nullptr,
+                                        Count * sizeof(int32_t), 0));
+  const int32_t Pattern = 0x12345678;
+  ASSERT_PI_SUCCESS(piextUSMEnqueueFill(Queue.get(), Pointer.get(), &Pattern, sizeof(Pattern),
+                                        Count * sizeof(int32_t), 0, nullptr, nullptr));
+  std::vector<int32_t> Values(Count, -1);
+  ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queue.get(), PI_TRUE, Values.data(), Pointer.get(),
+                                          Count * sizeof(int32_t), 0, nullptr, nullptr));
+  EXPECT_EVERY_ELEMENT(Values, [&](size_t) { return Pattern; });
+}
+
+} // namespace
+} // namespace dglink::conformance

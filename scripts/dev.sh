@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine: install the Debian packages
+# dglink needs, configure, build, then run the main job or the test suite.
+#   scripts/dev.sh conform [dglink conform options]   run the conformance matrix
+#   scripts/dev.sh test                               build with -Werror, run every test,
+#                                                     then again under ASan+UBSan
+#   scripts/dev.sh build                              install + configure + build only
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${DGLINK_BUILD_DIR:-$root/build}
+jobs=${DGLINK_JOBS:-$(nproc)}
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
+  clang-15 llvm-15 llvm-spirv-15 lld-15
+)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "dev.sh: missing packages (${missing[*]}); run as root or install them" >&2
+    exit 1
+  fi
+  echo "dev.sh: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() { # <build dir> [extra cmake args]
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DDGLINK_WARNINGS_AS_ERRORS=ON "$@"
+  cmake --build "$dir" -j "$jobs"
+}
+
+# PoCL's kernel cache can hand one program another's state (FACTS.md).
+export POCL_KERNEL_CACHE=0
+
+cmd=${1:-test}
+shift || true
+case "$cmd" in
+build)
+  install_packages
+  configure_and_build "$build"
+  ;;
+conform)
+  install_packages
+  configure_and_build "$build"
+  "$build/bin/dglink" ls
+  "$build/bin/dglink" conform "$@"
+  ;;
+test)
+  install_packages
+  configure_and_build "$build"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs"
+  # Bad input must never crash: the same tests again under the sanitizers.
+  # PoCL's own allocations are not ours to police, hence no leak detection.
+  configure_and_build "$build-sanitize" -DDGLINK_SANITIZE=ON -DDGLINK_BUILD_BENCHMARKS=OFF
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$build-sanitize" --output-on-failure -j "$jobs"
+  ;;
+*)
+  echo "usage: scripts/dev.sh {conform|test|build}" >&2
+  exit 2
+  ;;
+esac

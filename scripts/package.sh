@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Packages a dglink build into one folder (and a .tar.gz) that runs on another
+# Linux x86-64 host with no package registry: binaries, the dglink libraries, the
+# shared libraries Debian provided that such a host may lack, and run.sh.
+#   scripts/package.sh [build dir] [output dir]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+out=${2:-$root/dist/dglink}
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/tests"
+
+cp -a "$build"/lib/libdglink_*.so* "$out/lib/"
+cp -a "$build/bin/dglink" "$out/bin/"
+for t in "$build"/bin/*; do
+  name=$(basename "$t")
+  case "$name" in
+  dglink) ;;
+  dglink_bench* | *benchmark*) cp -a "$t" "$out/bin/" ;;
+  # The dispatch unit tests load adapters built into the build tree and touch no
+  # device: CI runs them, a GPU host has nothing to add.
+  dglink_dispatch_tests) ;;
+  *_tests | dglink_conformance) cp -a "$t" "$out/tests/" ;;
+  esac
+done
+# The OpenCL adapter tests read their device code from files (run.sh points them here).
+if [ -d "$build/adapters/opencl/tests/device_code" ]; then
+  cp -a "$build/adapters/opencl/tests/device_code" "$out/tests/opencl_device_code"
+fi
+# Test-only adapter libraries some unit tests load from beside themselves.
+[ -d "$build/testlib" ] && cp -a "$build/testlib" "$out/"
+
+# Libraries from Debian that an Ubuntu GPU host may not have (glibc, libstdc++,
+# the OpenCL ICD loader and GPU drivers are expected there and not bundled).
+bundle='libgtest|libgmock|libbenchmark|libspdlog|libfmt|libze_loader|libamdhip64'
+for f in "$out"/bin/* "$out"/tests/* "$out"/lib/*.so*; do
+  [ -f "$f" ] || continue
+  ldd "$f" 2>/dev/null | awk '/=> \//{print $3}' | grep -E "/($bundle)[^/]*$" || true
+done | sort -u | while read -r lib; do cp -aL "$lib" "$out/lib/"; done
+
+# Debug info makes the folder ten times larger; DGLINK_PACKAGE_KEEP_DEBUG=1 keeps it.
+if [ "${DGLINK_PACKAGE_KEEP_DEBUG:-0}" != 1 ]; then
+  find "$out" -type f \( -perm -u+x -o -name '*.so*' \) -exec strip --strip-debug {} + 2>/dev/null || true
+fi
+
+cp "$root/scripts/run-gpu-host.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")"
+echo "packaged $(du -sh "$out" | cut -f1) into $out (and $out.tar.gz)"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs a packaged dglink (scripts/package.sh) on this host: `dglink ls`, every
+# unit test, `dglink conform` on every device found and the benchmarks, writing
+# logs, JUnit XML and benchmark JSON into the results folder.
+#   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks)
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+results=${1:-$here/results}
+mkdir -p "$results"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export POCL_KERNEL_CACHE=0
+# The adapter tests load their adapter and device code from here, not the build tree.
+export DGLINK_OPENCL_ADAPTER=$here/lib/libdglink_adapter_opencl.so
+export DGLINK_OPENCL_TEST_DEVICE_CODE=$here/tests/opencl_device_code
+
+# OpenCL platforms: the host's ICD files, plus NVIDIA's OpenCL library when the
+# driver ships it without an ICD file (no root needed: OCL_ICD_VENDORS).
+vendors=$(mktemp -d)
+cp /etc/OpenCL/vendors/*.icd "$vendors/" 2>/dev/null || true
+if ldconfig -p | grep -q 'libnvidia-opencl.so.1' && ! grep -qs libnvidia-opencl "$vendors"/*.icd; then
+  echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
+fi
+export OCL_ICD_VENDORS=$vendors
+
+status=0
+"$here/bin/dglink" ls 2>&1 | tee "$results/ls.txt"
+for t in "$here"/tests/*_tests; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  echo "== $name"
+  "$t" --gtest_output="xml:$results/$name.xml" >"$results/$name.log" 2>&1 || { status=1; tail -30 "$results/$name.log"; }
+  tail -3 "$results/$name.log"
+done
+"$here/bin/dglink" conform --junit "$results/conform.xml" 2>&1 | tee "$results/conform.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+if [ "${DGLINK_SKIP_BENCH:-0}" != 1 ]; then
+  for b in "$here"/bin/dglink_bench*; do
+    [ -x "$b" ] || continue
+    "$b" --benchmark_out="$results/$(basename "$b").json" --benchmark_out_format=json 2>&1 |
+      tee "$results/$(basename "$b").txt"
+  done
+fi
+exit $status
