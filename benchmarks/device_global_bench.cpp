@@ -11,6 +11,8 @@
 #include <dglink/pi.h>
 #include <dglink/support/image.h>
 
+#include "dglink_timing.h"
+
 #include <benchmark/benchmark.h>
 
 #include <dlfcn.h>
@@ -36,7 +38,11 @@ extern "C" int dglinkRuntimeFromSymbol(void *Dst, size_t Count, size_t Offset);
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using dglink::bench::Clock;
+using dglink::bench::add;
+using dglink::bench::median;
+using dglink::bench::seconds;
+using dglink::bench::timeEachCall;
 using dglink::cuda::cu;
 
 constexpr const char *GlobalName = "bench_global";
@@ -226,80 +232,9 @@ void tearDown() {
   cu().cuDevicePrimaryCtxRelease(S.RawDevice);
 }
 
-double median(std::vector<double> Values) {
-  if (Values.empty())
-    return 0;
-  std::nth_element(Values.begin(), Values.begin() + Values.size() / 2, Values.end());
-  return Values[Values.size() / 2];
-}
-
-double seconds(Clock::time_point Begin, Clock::time_point End) {
-  return std::chrono::duration<double>(End - Begin).count();
-}
-
-// Times each call; the median (µs) becomes the counter median_us.
-void timeEachCall(benchmark::State &State, size_t Size, const std::function<int()> &Call) {
-  for (int I = 0; I < 20; ++I) // warm: staging allocated, lookups cached, clocks up
-    if (int Result = Call(); Result != 0) {
-      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
-      return;
-    }
-  std::vector<double> Samples;
-  Samples.reserve(State.max_iterations);
-  for (auto _ : State) {
-    const Clock::time_point Begin = Clock::now();
-    const int Result = Call();
-    const Clock::time_point End = Clock::now();
-    if (Result != 0) {
-      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
-      break;
-    }
-    State.SetIterationTime(seconds(Begin, End));
-    Samples.push_back(seconds(Begin, End) * 1e6);
-  }
-  State.counters["median_us"] = median(Samples);
-  State.SetBytesProcessed(static_cast<int64_t>(State.iterations() * Size));
-}
-
-// EnqueuesPerWait enqueues, then one wait. The time column and median_us are the
-// CPU time per enqueue; total_median_us includes the wait.
-void timeEnqueues(benchmark::State &State, size_t Size, const std::function<int()> &Enqueue,
-                  const std::function<int()> &Wait) {
-  std::vector<double> PerEnqueue, Total;
-  for (int I = 0; I < 2 && Enqueue() == 0 && Wait() == 0; ++I) {
-  }
-  for (auto _ : State) {
-    const Clock::time_point Begin = Clock::now();
-    int Result = 0;
-    for (int I = 0; I < EnqueuesPerWait && Result == 0; ++I)
-      Result = Enqueue();
-    const Clock::time_point Enqueued = Clock::now();
-    if (Result == 0)
-      Result = Wait();
-    const Clock::time_point End = Clock::now();
-    if (Result != 0) {
-      State.SkipWithError(("call failed: " + std::to_string(Result)).c_str());
-      break;
-    }
-    State.SetIterationTime(seconds(Begin, Enqueued) / EnqueuesPerWait);
-    PerEnqueue.push_back(seconds(Begin, Enqueued) * 1e6 / EnqueuesPerWait);
-    Total.push_back(seconds(Begin, End) * 1e6 / EnqueuesPerWait);
-  }
-  State.counters["median_us"] = median(PerEnqueue);
-  State.counters["total_median_us"] = median(Total);
-  State.SetBytesProcessed(static_cast<int64_t>(State.iterations() * Size * EnqueuesPerWait));
-}
-
 int rawSync() { return cu().cuStreamSynchronize(S.RawStream); }
 int queueFinish() { return piQueueFinish(S.Queue); }
 
-void add(const std::string &Name, int Iterations,
-         std::function<void(benchmark::State &)> Body) {
-  benchmark::RegisterBenchmark(Name.c_str(), std::move(Body))
-      ->UseManualTime()
-      ->Iterations(Iterations)
-      ->Unit(benchmark::kMicrosecond);
-}
 
 void registerBlocking(size_t Size) {
   const std::string Bytes = std::to_string(Size);
@@ -371,8 +306,8 @@ void registerNonBlocking(size_t Size) {
   const int Iterations = Size >= GlobalSize ? 10 : Size >= 65536 ? 50 : 200;
   unsigned char *Pageable = S.Pageable.data();
   add("WriteNonBlocking/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEnqueues(
-        State, Size,
+    dglink::bench::timeEnqueues(
+        State, Size, EnqueuesPerWait,
         [=] {
           return piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_FALSE,
                                                        Size, 0, Pageable, 0, nullptr, nullptr);
@@ -380,8 +315,8 @@ void registerNonBlocking(size_t Size) {
         queueFinish);
   });
   add("WriteNonBlocking/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEnqueues(
-        State, Size,
+    dglink::bench::timeEnqueues(
+        State, Size, EnqueuesPerWait,
         [=] {
           return S.DirectWrite(S.Queue, S.Program, GlobalName, PI_FALSE, Size, 0, Pageable, 0,
                                nullptr, nullptr);
@@ -389,8 +324,8 @@ void registerNonBlocking(size_t Size) {
         queueFinish);
   });
   add("WriteNonBlocking/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEnqueues(
-        State, Size,
+    dglink::bench::timeEnqueues(
+        State, Size, EnqueuesPerWait,
         [=] {
           return static_cast<int>(
               cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream));
@@ -398,8 +333,8 @@ void registerNonBlocking(size_t Size) {
         rawSync);
   });
   add("ReadNonBlocking/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEnqueues(
-        State, Size,
+    dglink::bench::timeEnqueues(
+        State, Size, EnqueuesPerWait,
         [=] {
           return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_FALSE,
                                                       Size, 0, Pageable, 0, nullptr, nullptr);
@@ -407,8 +342,8 @@ void registerNonBlocking(size_t Size) {
         queueFinish);
   });
   add("ReadNonBlocking/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEnqueues(
-        State, Size,
+    dglink::bench::timeEnqueues(
+        State, Size, EnqueuesPerWait,
         [=] {
           return static_cast<int>(
               cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream));

@@ -14,7 +14,7 @@
 
 namespace dglink::cuda {
 
-// Knobs, read once from the environment (see adapters/cuda/README.md).
+// Knobs, read once from the environment (see docs/cuda.md).
 struct StagingTuning {
   size_t SmallBytes = 64 * 1024;       // DGLINK_CUDA_STAGING_BYTES: one staged copy up to this
   size_t ChunkBytes = 256 * 1024;      // DGLINK_CUDA_CHUNK_BYTES: largest pipeline chunk

@@ -1,10 +1,12 @@
 // The `dglink` command: `ls` shows what the dispatch layer finds, `conform` runs
-// the conformance suite on it.
+// the conformance suite on it, `bench` measures device-global copies.
+#include "bench.h"
 #include "conform.h"
 #include "ls.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 int main(int Argc, char **Argv) {
@@ -38,9 +40,31 @@ int main(int Argc, char **Argv) {
   ConformCommand->footer("Environment: DGLINK_CONFORMANCE_ADAPTER and DGLINK_CONFORMANCE_DEVICE "
                          "select like --adapter and --device.");
 
+  dglink::tools::BenchOptions Bench;
+  CLI::App *BenchCommand = App.add_subcommand(
+      "bench", "Measure device-global read/write latency on every device (or the chosen ones)");
+  BenchCommand->add_option("--adapter", Bench.Adapter, "Only devices of this backend");
+  BenchCommand->add_option("--device", Bench.Device, "Only devices whose id contains this text");
+  BenchCommand->add_option("--sizes", Bench.Sizes, "Bytes per copy (default 4 64 4096 65536 1048576)")
+      ->delimiter(',');
+  BenchCommand->add_option("--iterations", Bench.Iterations,
+                           "Calls timed per case (default 2000, 200 for 1 MiB)")
+      ->check(CLI::NonNegativeNumber);
+  BenchCommand->add_option("--csv", Bench.Csv, "Also write the table as CSV to this file");
+  BenchCommand->add_option("--json", Bench.Json, "Also write the table as JSON to this file");
+
   CLI11_PARSE(App, Argc, Argv);
 
   if (LsCommand->parsed())
     return dglink::tools::runLs(Ls);
+  if (BenchCommand->parsed()) {
+#if DGLINK_HAVE_BENCH
+    return dglink::tools::runBench(Bench);
+#else
+    std::fprintf(stderr, "dglink bench: this dglink was built without Google Benchmark "
+                         "(apt-get install libbenchmark-dev, then rebuild)\n");
+    return 2;
+#endif
+  }
   return dglink::tools::runConform(Argv[0], Conform);
 }
