@@ -70,6 +70,7 @@ DeviceImage::DeviceImage(const EmbeddedImage &Image, const LinkFormat &Format) :
       {keep(PI_PROPERTY_SET_EXPORTED_SYMBOLS), Exported.data(), Exported.data() + Exported.size()});
   Sets.push_back(
       {keep(PI_PROPERTY_SET_IMPORTED_SYMBOLS), Imported.data(), Imported.data() + Imported.size()});
+  addDeviceGlobals(Image);
 
   Binary.Version = PI_DEVICE_BINARY_VERSION;
   Binary.Kind = PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL;
@@ -88,6 +89,36 @@ DeviceImage::DeviceImage(const EmbeddedImage &Image, const LinkFormat &Format) :
 char *DeviceImage::keep(const std::string &Text) {
   Strings.push_back(Text);
   return Strings.back().data();
+}
+
+void DeviceImage::addDeviceGlobals(const EmbeddedImage &Image) {
+  if (Image.NumDeviceGlobals == 0)
+    return; // as a compiler does: no variables, no set
+  // Little-endian, written out here rather than with dglink's own encoder so that
+  // the suite checks the adapters against the documented layout.
+  auto PutLittleEndian = [](std::string &Bytes, uint64_t Value, int Count) {
+    for (int I = 0; I < Count; ++I)
+      Bytes.push_back(static_cast<char>((Value >> (8 * I)) & 0xFF));
+  };
+  for (size_t I = 0; I < Image.NumDeviceGlobals; ++I) {
+    const EmbeddedDeviceGlobal &Global = Image.DeviceGlobals[I];
+    std::string Value;
+    PutLittleEndian(Value, 12 * 8, 8); // byte-array header: the size in bits
+    PutLittleEndian(Value, Global.Size, 4);
+    PutLittleEndian(Value, Global.DeviceImageScope, 4);
+    PutLittleEndian(Value, Global.HostAccess, 4);
+    DeviceGlobals.push_back(
+        {keep(Global.UniqueId), keep(Value), PI_PROPERTY_TYPE_BYTE_ARRAY, Value.size()});
+    if (std::string(Global.UniqueId) != Global.Symbol)
+      DeviceGlobalSymbols.push_back({keep(Global.UniqueId), keep(Global.Symbol),
+                                     PI_PROPERTY_TYPE_STRING,
+                                     std::string(Global.Symbol).size() + 1});
+  }
+  Sets.push_back({keep(PI_PROPERTY_SET_DEVICE_GLOBALS), DeviceGlobals.data(),
+                  DeviceGlobals.data() + DeviceGlobals.size()});
+  if (!DeviceGlobalSymbols.empty())
+    Sets.push_back({keep(DeviceGlobalSymbolsSet), DeviceGlobalSymbols.data(),
+                    DeviceGlobalSymbols.data() + DeviceGlobalSymbols.size()});
 }
 
 void DeviceImage::addSymbols(const char *Symbols,

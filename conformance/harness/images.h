@@ -32,8 +32,14 @@ const EmbeddedImage *findImage(const std::string &Name, const std::string &Forma
 bool hasImages(const std::string &Format);
 std::string missingImagesReason(const std::string &Format);
 
+// The property set that maps a device global's unique id to its symbol (STRING
+// values) where the two differ; without a property the unique id is the symbol.
+inline constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
+
 // One embedded image as a _pi_device_binary_struct: kernels as offload entries,
-// "SYCL/exported symbols" and "SYCL/imported symbols" as UINT32 1 properties.
+// "SYCL/exported symbols" and "SYCL/imported symbols" as UINT32 1 properties, and
+// for an image with device globals "SYCL/device globals" (12-byte values of
+// docs/property-sets.md) and DeviceGlobalSymbolsSet.
 // It points into itself, so it is neither copied nor moved.
 class DeviceImage {
 public:
@@ -47,12 +53,15 @@ public:
 private:
   char *keep(const std::string &Text); // a stable, writable copy
   void addSymbols(const char *Symbols, std::vector<_pi_device_binary_property_struct> &Set);
+  void addDeviceGlobals(const EmbeddedImage &Image);
 
   const EmbeddedImage &Source;
   std::deque<std::string> Strings; // a deque never moves what it holds
   std::vector<_pi_offload_entry_struct> Entries;
   std::vector<_pi_device_binary_property_struct> Exported;
   std::vector<_pi_device_binary_property_struct> Imported;
+  std::vector<_pi_device_binary_property_struct> DeviceGlobals;
+  std::vector<_pi_device_binary_property_struct> DeviceGlobalSymbols;
   std::vector<_pi_device_binary_property_set_struct> Sets;
   _pi_device_binary_struct Binary{};
 };
