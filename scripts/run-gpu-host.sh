@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a packaged dglink (scripts/package.sh) on this host: `dglink ls`, every
-# unit test, `dglink conform` on every device found and the benchmarks, writing
-# logs, JUnit XML and benchmark JSON into the results folder.
+# unit test, `dglink conform` on every device found, `dglink bench` and the
+# benchmark programs, writing logs, JUnit XML, CSV and JSON into the results folder.
 #   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,6 +34,9 @@ done
 "$here/bin/dglink" conform --junit "$results/conform.xml" 2>&1 | tee "$results/conform.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 if [ "${DGLINK_SKIP_BENCH:-0}" != 1 ]; then
+  "$here/bin/dglink" bench --json "$results/dglink_bench.json" --csv "$results/dglink_bench.csv" \
+    2>"$results/dglink_bench.log" | tee "$results/dglink_bench.txt"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   for b in "$here"/bin/dglink_bench*; do
     [ -x "$b" ] || continue
     "$b" --benchmark_out="$results/$(basename "$b").json" --benchmark_out_format=json 2>&1 |

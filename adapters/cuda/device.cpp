@@ -75,6 +75,11 @@ extern "C" PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_i
     return Value(pi_uint32{1});
   case PI_EXT_DEVICE_INFO_LINK_FORMATS:
     return String(Device->LinkFormats);
+  case PI_DEVICE_INFO_USM_HOST_SUPPORT:
+  case PI_DEVICE_INFO_USM_DEVICE_SUPPORT:
+  case PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
+    // cuMemAllocHost, cuMemAlloc and cuMemAllocManaged: every kind, with atomics.
+    return Value(pi_usm_capabilities{PI_USM_ACCESS | PI_USM_ATOMIC_ACCESS});
   case PI_EXT_DEVICE_INFO_IMAGE_FORMATS:
     return String("nvptx64"); // PTX and cubin, whether or not this driver links
   case PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM:

@@ -60,6 +60,25 @@ pi_usm_mechanism usmMechanismOf(const _pi_device &Device, bool &FineGrainSvm) {
   return PI_USM_MECHANISM_SVM;
 }
 
+// What an allocation of one USM kind allows, as memory.cpp serves it: the driver's
+// answer under cl_intel_unified_shared_memory (its capability queries share PI's
+// numbers); under SVM, device USM always and host/shared USM only with fine-grained SVM,
+// because the host touches those without map/unmap.
+pi_usm_capabilities usmCapabilities(const _pi_device &Device, pi_device_info Kind) {
+  if (Device.Usm == PI_USM_MECHANISM_NATIVE) {
+    cl_bitfield Native = 0;
+    if (clGetDeviceInfo(Device.Device, static_cast<cl_device_info>(Kind), sizeof(Native), &Native,
+                        nullptr) != CL_SUCCESS)
+      return 0;
+    return Native & (PI_USM_ACCESS | PI_USM_ATOMIC_ACCESS);
+  }
+  if (Device.Usm == PI_USM_MECHANISM_NONE)
+    return 0;
+  if (Kind == PI_DEVICE_INFO_USM_DEVICE_SUPPORT || Device.FineGrainSvm)
+    return PI_USM_ACCESS;
+  return 0;
+}
+
 pi_device_global_mechanism deviceGlobalMechanismOf(const _pi_device &Device) {
   if (Device.hasNativeExtension("cl_intel_global_variable_access") &&
       Device.Platform->GlobalVariable.complete())
@@ -194,6 +213,11 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
   case PI_EXT_DEVICE_INFO_LINK_FORMATS:
     return returnInfoString(joinWords(Device->LinkFormats), ParamValueSize, ParamValue,
                             ParamValueSizeRet);
+  case PI_DEVICE_INFO_USM_HOST_SUPPORT:
+  case PI_DEVICE_INFO_USM_DEVICE_SUPPORT:
+  case PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
+    return returnInfo(usmCapabilities(*Device, ParamName), ParamValueSize, ParamValue,
+                      ParamValueSizeRet);
   case PI_EXT_DEVICE_INFO_IMAGE_FORMATS:
     return returnInfoString(joinWords(Device->ImageFormats), ParamValueSize, ParamValue,
                             ParamValueSizeRet);

@@ -22,6 +22,11 @@ protected:
     if (usmMechanism() == PI_USM_MECHANISM_NONE)
       GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
   }
+  pi_usm_capabilities usmSupport(pi_device_info Kind) {
+    pi_usm_capabilities Support = 0;
+    EXPECT_PI_SUCCESS(piDeviceGetInfo(Device, Kind, sizeof(Support), &Support, nullptr));
+    return Support;
+  }
   // Runs fill_pattern on a USM allocation and copies it back to the host.
   void fillUsm(void *Pointer, std::vector<int32_t> &Values) {
     ASSERT_PI_SUCCESS(piextKernelSetArgPointer(FillPattern.get(), 0, sizeof(Pointer), &Pointer));
@@ -78,6 +83,9 @@ TEST_P(Memory, UsmSharedKernelWrite) {
   ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
   if (IsSkipped())
     return;
+  if (usmSupport(PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT) == 0)
+    GTEST_SKIP() << "device has no shared USM (PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT is 0; "
+                    "Memory.UsmKindsReportedAsMissingAreRefused checks the refusal)";
   UsmPointer Pointer;
   ASSERT_PI_SUCCESS(piextUSMSharedAlloc(Pointer.out(Context.get()), Context.get(), Device, nullptr,
                                         Count * sizeof(int32_t), 0));
@@ -85,6 +93,38 @@ TEST_P(Memory, UsmSharedKernelWrite) {
   std::vector<int32_t> Values;
   ASSERT_NO_FATAL_FAILURE(fillUsm(Pointer.get(), Values));
   EXPECT_EVERY_ELEMENT(Values, pattern);
+}
+
+// The capability answers are the truth: device USM wherever there is USM at all, and
+// a kind reported missing is refused, with no allocation left behind.
+TEST_P(Memory, UsmKindsReportedAsMissingAreRefused) {
+  const pi_usm_capabilities Host = usmSupport(PI_DEVICE_INFO_USM_HOST_SUPPORT);
+  const pi_usm_capabilities Dev = usmSupport(PI_DEVICE_INFO_USM_DEVICE_SUPPORT);
+  const pi_usm_capabilities Shared = usmSupport(PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT);
+  const bool HasUsm = usmMechanism() != PI_USM_MECHANISM_NONE;
+  EXPECT_EQ(Dev != 0, HasUsm) << "device USM support must follow the USM mechanism";
+  if (!HasUsm) {
+    EXPECT_EQ(Host, 0u);
+    EXPECT_EQ(Shared, 0u);
+  }
+  const size_t Bytes = Count * sizeof(int32_t);
+  if (Host == 0) {
+    void *Pointer = reinterpret_cast<void *>(0x1);
+    EXPECT_PI_ERROR(PI_ERROR_INVALID_OPERATION,
+                    piextUSMHostAlloc(&Pointer, Context.get(), nullptr, Bytes, 0));
+  }
+  if (Dev == 0) {
+    void *Pointer = nullptr;
+    EXPECT_PI_ERROR(PI_ERROR_INVALID_OPERATION,
+                    piextUSMDeviceAlloc(&Pointer, Context.get(), Device, nullptr, Bytes, 0));
+  }
+  if (Shared == 0) {
+    void *Pointer = nullptr;
+    EXPECT_PI_ERROR(PI_ERROR_INVALID_OPERATION,
+                    piextUSMSharedAlloc(&Pointer, Context.get(), Device, nullptr, Bytes, 0));
+  }
+  if (Host != 0 && Dev != 0 && Shared != 0)
+    GTEST_SKIP() << "device serves every USM kind; nothing to refuse";
 }
 
 TEST_P(Memory, UsmFillAndCopy) {

@@ -137,6 +137,11 @@ typedef enum {
   PI_DEVICE_INFO_PLATFORM = 0x1031,          /* pi_platform */
   PI_DEVICE_INFO_IL_VERSION = 0x105B,        /* string, may be empty */
   PI_DEVICE_INFO_REFERENCE_COUNT = 0x1047,   /* pi_uint32 */
+  /* pi_usm_capabilities: what each kind of USM allocation allows on this device
+     (0: piextUSM*Alloc of that kind is refused with PI_ERROR_INVALID_OPERATION) */
+  PI_DEVICE_INFO_USM_HOST_SUPPORT = 0x4190,
+  PI_DEVICE_INFO_USM_DEVICE_SUPPORT = 0x4191,
+  PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT = 0x4192,
   /* dglink extensions */
   PI_EXT_DEVICE_INFO_LINK_FORMATS = 0x20100, /* string: "spir64 spirv64 ..." (the
                                                  image targets this device links) */
@@ -178,6 +183,9 @@ typedef pi_bitfield pi_mem_flags;
 #define PI_MEM_FLAGS_HOST_PTR_COPY ((pi_mem_flags)1 << 5)
 
 typedef pi_bitfield pi_usm_mem_properties; /* zero-terminated list; none defined yet */
+typedef pi_bitfield pi_usm_capabilities;
+#define PI_USM_ACCESS ((pi_usm_capabilities)1 << 0)        /* the device reads/writes it */
+#define PI_USM_ATOMIC_ACCESS ((pi_usm_capabilities)1 << 1) /* ... with atomics too */
 
 /* ---- programs and kernels ---- */
 typedef enum {

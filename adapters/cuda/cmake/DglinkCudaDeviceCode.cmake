@@ -1,7 +1,6 @@
 # Device code for CUDA tests and benchmarks, compiled at build time and embedded
 # in the program as byte arrays (the GPU host needs no compiler):
 #   dglink_nvcc_ptx(<out.ptx> <in.cu>)             nvcc -ptx -rdc (globals .visible), sm_75 PTX
-#   dglink_nvcc_fatbin(<out.fatbin> <in.cu>)        sm_90 SASS + compute_75 PTX
 #   dglink_clang_nvcl_ptx(<out.ptx> <in.cl>)        OpenCL C -> PTX (nvptx64-nvidia-nvcl)
 #   dglink_embed_files(<out.cpp> <Symbol> <file> ...)  const unsigned char Symbol[] (NUL
 #                                                      appended) + const size_t SymbolSize
@@ -26,14 +25,6 @@ function(dglink_nvcc_ptx out in)
     COMMAND ${DGLINK_NVCC_EXECUTABLE} -ptx -rdc=true -arch=compute_75 -diag-suppress=177
             ${in} -o ${out}
     DEPENDS ${in} COMMENT "nvcc -ptx ${in}" VERBATIM)
-endfunction()
-
-function(dglink_nvcc_fatbin out in)
-  add_custom_command(OUTPUT ${out}
-    COMMAND ${DGLINK_NVCC_EXECUTABLE} -fatbin -rdc=true -diag-suppress=177
-            -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_75,code=compute_75
-            ${in} -o ${out}
-    DEPENDS ${in} COMMENT "nvcc -fatbin ${in}" VERBATIM)
 endfunction()
 
 function(dglink_clang_nvcl_ptx out in)
