@@ -17,6 +17,7 @@ packages=(
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   clang-15 llvm-15 llvm-spirv-15 lld-15
+  llvm-15-dev libllvmspirvlib-15-dev libze-dev
 )
 
 install_packages() {
