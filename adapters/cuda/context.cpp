@@ -22,7 +22,7 @@ using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
                                                    pi_uint32 NumDevices, const pi_device *Devices,
-                                                   pi_context *RetContext) {
+                                                   pi_context *RetContext) try {
   if (NumDevices == 0 || Devices == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piContextCreate: {} devices, list pointer {}: at least one device is "
@@ -52,10 +52,11 @@ extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *
   *RetContext = Context;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_context_info ParamName,
                                                     size_t ParamValueSize, void *ParamValue,
-                                                    size_t *ParamValueSizeRet) {
+                                                    size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   switch (ParamName) {
   case PI_CONTEXT_INFO_NUM_DEVICES:
@@ -70,15 +71,18 @@ extern "C" PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_conte
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piContextGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piContextRetain(pi_context Context) {
+extern "C" PI_API_EXPORT pi_result piContextRetain(pi_context Context) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   retain(Context);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piContextRelease(pi_context Context) {
+extern "C" PI_API_EXPORT pi_result piContextRelease(pi_context Context) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   releaseContext(Context);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL

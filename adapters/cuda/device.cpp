@@ -7,7 +7,7 @@ using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_type DeviceType,
                                                 pi_uint32 NumEntries, pi_device *Devices,
-                                                pi_uint32 *NumDevices) {
+                                                pi_uint32 *NumDevices) try {
   DGLINK_CUDA_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
   if (Devices == nullptr && NumDevices == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
@@ -25,10 +25,11 @@ extern "C" PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_
       Devices[I] = Platform->Devices[I];
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamName,
                                                    size_t ParamValueSize, void *ParamValue,
-                                                   size_t *ParamValueSizeRet) {
+                                                   size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
   auto Value = [&](auto V) {
     return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
@@ -92,14 +93,17 @@ extern "C" PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_i
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piDeviceGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
 // Root devices live as long as the process: retain and release only check.
-extern "C" PI_API_EXPORT pi_result piDeviceRetain(pi_device Device) {
+extern "C" PI_API_EXPORT pi_result piDeviceRetain(pi_device Device) try {
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piDeviceRelease(pi_device Device) {
+extern "C" PI_API_EXPORT pi_result piDeviceRelease(pi_device Device) try {
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL

@@ -49,6 +49,15 @@ pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, co
   if (Entry != nullptr)
     return PI_SUCCESS;
 
+  // Where the image lists its device globals, nothing else in the module is one: a
+  // kernel's helper variable is not the caller's to write (the same answer as every
+  // other adapter). Images without the list fall back to any module symbol.
+  const auto &Declared = Program.Metadata->DeviceGlobals;
+  if (!Declared.empty() && Declared.find(Name) == Declared.end())
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: device global '{}' is not in program {} (its image declares {} others)",
+                Function, Name, fmt::ptr(&Program), Declared.size());
+
   auto NewEntry = std::make_unique<DeviceGlobalEntry>();
   NewEntry->Name = Name;
   NewEntry->Symbol = symbolFor(*Program.Metadata, Name);
@@ -122,7 +131,7 @@ using namespace dglink::cuda;
 extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
     pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
     size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList,
-    const pi_event *EventsWaitList, pi_event *Event) {
+    const pi_event *EventsWaitList, pi_event *Event) try {
   const DeviceGlobalEntry *Entry = nullptr;
   DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset,
                      NumEventsInWaitList, EventsWaitList, true, Entry));
@@ -132,11 +141,12 @@ extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
   return Done.finish(Queue->Staging.write(Queue->Stream, Entry->Address + Offset, Src, Count,
                                           BlockingWrite != PI_FALSE, Done.event()));
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(
     pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead, size_t Count,
     size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
-    pi_event *Event) {
+    pi_event *Event) try {
   const DeviceGlobalEntry *Entry = nullptr;
   DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset,
                      NumEventsInWaitList, EventsWaitList, false, Entry));
@@ -146,3 +156,4 @@ extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(
   return Done.finish(Queue->Staging.read(Queue->Stream, Dst, Entry->Address + Offset, Count,
                                          BlockingRead != PI_FALSE, Done.event()));
 }
+DGLINK_CATCH_ALL

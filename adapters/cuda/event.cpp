@@ -65,7 +65,7 @@ pi_result EnqueueEvent::finish(pi_result Result) {
 
 using namespace dglink::cuda;
 
-extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventList) {
+extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventList) try {
   if (NumEvents == 0 || EventList == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piEventsWait: {} events, list pointer {}: at least one event is needed",
@@ -80,10 +80,11 @@ extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_ev
   }
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info ParamName,
                                                   size_t ParamValueSize, void *ParamValue,
-                                                  size_t *ParamValueSizeRet) {
+                                                  size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
   switch (ParamName) {
   case PI_EVENT_INFO_COMMAND_QUEUE:
@@ -109,14 +110,16 @@ extern "C" PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info 
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piEventGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piEventRetain(pi_event Event) {
+extern "C" PI_API_EXPORT pi_result piEventRetain(pi_event Event) try {
   DGLINK_CUDA_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
   retain(Event);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piEventRelease(pi_event Event) {
+extern "C" PI_API_EXPORT pi_result piEventRelease(pi_event Event) try {
   DGLINK_CUDA_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
   if (dropReference(Event)) {
     // A recorded CUevent may be recycled at once: re-recording it later only
@@ -127,6 +130,7 @@ extern "C" PI_API_EXPORT pi_result piEventRelease(pi_event Event) {
   }
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 namespace {
 pi_result enqueueMarker(const char *Function, pi_queue Queue, pi_uint32 NumEvents,
@@ -146,13 +150,15 @@ pi_result enqueueMarker(const char *Function, pi_queue Queue, pi_uint32 NumEvent
 extern "C" PI_API_EXPORT pi_result piEnqueueEventsWait(pi_queue Queue,
                                                        pi_uint32 NumEventsInWaitList,
                                                        const pi_event *EventWaitList,
-                                                       pi_event *Event) {
+                                                       pi_event *Event) try {
   return enqueueMarker(__func__, Queue, NumEventsInWaitList, EventWaitList, Event);
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piEnqueueEventsWaitWithBarrier(pi_queue Queue,
                                                                   pi_uint32 NumEventsInWaitList,
                                                                   const pi_event *EventWaitList,
-                                                                  pi_event *Event) {
+                                                                  pi_event *Event) try {
   return enqueueMarker(__func__, Queue, NumEventsInWaitList, EventWaitList, Event);
 }
+DGLINK_CATCH_ALL

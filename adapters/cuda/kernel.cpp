@@ -10,6 +10,10 @@
 namespace dglink::cuda {
 namespace {
 
+// CUDA's limits on what a launch passes by value: 32764 bytes of parameters
+// (compute capability 7.0+, CUDA 12.1+), which also bounds their number.
+constexpr size_t MaxParameterBytes = 32764;
+
 // Parameter sizes from the driver (CUDA 12.4+); false where it cannot say.
 bool readParamSizes(CUfunction Function, std::vector<size_t> &Sizes) {
   if (cu().cuFuncGetParamInfo == nullptr)
@@ -36,14 +40,20 @@ pi_result setArgument(const char *Function, pi_kernel Kernel, pi_uint32 Index, s
   if (Kernel->ParamSizesKnown && Index >= Kernel->ParamSizes.size())
     return fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments, not index {}",
                 Function, Kernel->Name, Kernel->ParamSizes.size(), Index);
+  // Where the driver cannot describe the parameters, CUDA's own limits still hold.
+  if (Index >= MaxParameterBytes)
+    return fail(PI_ERROR_INVALID_ARG_INDEX,
+                "{}: argument index {} of kernel '{}' is beyond what a CUDA launch can pass",
+                Function, Index, Kernel->Name);
   if (Value == nullptr)
     return fail(PI_ERROR_INVALID_ARG_VALUE,
                 "{}: argument {} of kernel '{}': the value is null (local-memory arguments are "
                 "not supported by the CUDA adapter)",
                 Function, Index, Kernel->Name);
-  if (Size == 0)
-    return fail(PI_ERROR_INVALID_ARG_SIZE, "{}: argument {} of kernel '{}' has size 0",
-                Function, Index, Kernel->Name);
+  if (Size == 0 || Size > MaxParameterBytes)
+    return fail(PI_ERROR_INVALID_ARG_SIZE,
+                "{}: argument {} of kernel '{}' has size {} (1..{} bytes)", Function, Index,
+                Kernel->Name, Size, MaxParameterBytes);
   size_t Room = Size;
   if (Kernel->ParamSizesKnown) {
     if (Size != Kernel->ParamSizes[Index])
@@ -75,7 +85,7 @@ size_t blockSizeFor(size_t Global, size_t Limit) {
 using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piKernelCreate(pi_program Program, const char *KernelName,
-                                                  pi_kernel *RetKernel) {
+                                                  pi_kernel *RetKernel) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_CHECK_NOT_NULL(KernelName, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(RetKernel, PI_ERROR_INVALID_VALUE);
@@ -109,21 +119,24 @@ extern "C" PI_API_EXPORT pi_result piKernelCreate(pi_program Program, const char
   *RetKernel = Kernel;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex,
-                                                  size_t ArgSize, const void *ArgValue) {
+                                                  size_t ArgSize, const void *ArgValue) try {
   return setArgument(__func__, Kernel, ArgIndex, ArgSize, ArgValue);
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 ArgIndex,
                                                             size_t ArgSize,
-                                                            const void *ArgValue) {
+                                                            const void *ArgValue) try {
   // ArgValue points at the pointer value, like any by-value argument.
   return setArgument(__func__, Kernel, ArgIndex, ArgSize, ArgValue);
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_uint32 ArgIndex,
-                                                           const pi_mem *ArgValue) {
+                                                           const pi_mem *ArgValue) try {
   CUdeviceptr Pointer = 0; // a null buffer is a null pointer, as in OpenCL
   if (ArgValue != nullptr && *ArgValue != nullptr) {
     if (!dglink::ownedBy(*ArgValue, &PluginFunctions))
@@ -135,10 +148,11 @@ extern "C" PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_
   }
   return setArgument(__func__, Kernel, ArgIndex, sizeof(Pointer), &Pointer);
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piKernelGetInfo(pi_kernel Kernel, pi_kernel_info ParamName,
                                                    size_t ParamValueSize, void *ParamValue,
-                                                   size_t *ParamValueSizeRet) {
+                                                   size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
   auto Value = [&](auto V) {
     return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
@@ -160,14 +174,16 @@ extern "C" PI_API_EXPORT pi_result piKernelGetInfo(pi_kernel Kernel, pi_kernel_i
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piKernelGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piKernelRetain(pi_kernel Kernel) {
+extern "C" PI_API_EXPORT pi_result piKernelRetain(pi_kernel Kernel) try {
   DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
   retain(Kernel);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) {
+extern "C" PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) try {
   DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
   if (dropReference(Kernel)) {
     releaseProgram(Kernel->Program);
@@ -175,11 +191,12 @@ extern "C" PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) {
   }
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piEnqueueKernelLaunch(
     pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
     const size_t *GlobalWorkSize, const size_t *LocalWorkSize, pi_uint32 NumEventsInWaitList,
-    const pi_event *EventWaitList, pi_event *Event) {
+    const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CUDA_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
   const _pi_device &Device = *Queue->Device;
@@ -273,3 +290,4 @@ extern "C" PI_API_EXPORT pi_result piEnqueueKernelLaunch(
   };
   return Done.finish(Launch());
 }
+DGLINK_CATCH_ALL

@@ -62,7 +62,7 @@ using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piMemBufferCreate(pi_context Context, pi_mem_flags Flags,
                                                      size_t Size, void *HostPtr,
-                                                     pi_mem *RetMem) {
+                                                     pi_mem *RetMem) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CHECK_NOT_NULL(RetMem, PI_ERROR_INVALID_VALUE);
   if (Size == 0)
@@ -93,14 +93,16 @@ extern "C" PI_API_EXPORT pi_result piMemBufferCreate(pi_context Context, pi_mem_
   *RetMem = Mem;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piMemRetain(pi_mem Mem) {
+extern "C" PI_API_EXPORT pi_result piMemRetain(pi_mem Mem) try {
   DGLINK_CUDA_CHECK_HANDLE(Mem, PI_ERROR_INVALID_MEM_OBJECT);
   retain(Mem);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piMemRelease(pi_mem Mem) {
+extern "C" PI_API_EXPORT pi_result piMemRelease(pi_mem Mem) try {
   DGLINK_CUDA_CHECK_HANDLE(Mem, PI_ERROR_INVALID_MEM_OBJECT);
   if (dropReference(Mem)) {
     // cuMemFree waits for work using the memory to finish.
@@ -111,13 +113,14 @@ extern "C" PI_API_EXPORT pi_result piMemRelease(pi_mem Mem) {
   }
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem Buffer,
                                                           pi_bool BlockingRead, size_t Offset,
                                                           size_t Size, void *Dst,
                                                           pi_uint32 NumEventsInWaitList,
                                                           const pi_event *EventWaitList,
-                                                          pi_event *Event) {
+                                                          pi_event *Event) try {
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Dst, "Dst",
                                NumEventsInWaitList, EventWaitList));
   DGLINK_TRY(makeCurrent(Queue->Context->Context));
@@ -127,13 +130,14 @@ extern "C" PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem
   return Done.finish(Queue->Staging.read(Queue->Stream, Dst, Buffer->Pointer + Offset, Size,
                                          BlockingRead != PI_FALSE, Done.event()));
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_mem Buffer,
                                                            pi_bool BlockingWrite, size_t Offset,
                                                            size_t Size, const void *Src,
                                                            pi_uint32 NumEventsInWaitList,
                                                            const pi_event *EventWaitList,
-                                                           pi_event *Event) {
+                                                           pi_event *Event) try {
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Src, "Src",
                                NumEventsInWaitList, EventWaitList));
   DGLINK_TRY(makeCurrent(Queue->Context->Context));
@@ -143,11 +147,12 @@ extern "C" PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_me
   return Done.finish(Queue->Staging.write(Queue->Stream, Buffer->Pointer + Offset, Src, Size,
                                           BlockingWrite != PI_FALSE, Done.event()));
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextUSMDeviceAlloc(void **ResultPtr, pi_context Context,
                                                        pi_device Device,
                                                        const pi_usm_mem_properties *Properties,
-                                                       size_t Size, pi_uint32 Alignment) {
+                                                       size_t Size, pi_uint32 Alignment) try {
   DGLINK_TRY(checkUsmArguments(__func__, ResultPtr, Context, Properties, Size, Alignment, 256));
   DGLINK_TRY(checkDevice(__func__, Context, Device));
   DGLINK_TRY(makeCurrent(Context->Context));
@@ -156,10 +161,11 @@ extern "C" PI_API_EXPORT pi_result piextUSMDeviceAlloc(void **ResultPtr, pi_cont
   *ResultPtr = reinterpret_cast<void *>(Pointer);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextUSMHostAlloc(void **ResultPtr, pi_context Context,
                                                      const pi_usm_mem_properties *Properties,
-                                                     size_t Size, pi_uint32 Alignment) {
+                                                     size_t Size, pi_uint32 Alignment) try {
   DGLINK_TRY(checkUsmArguments(__func__, ResultPtr, Context, Properties, Size, Alignment, 4096));
   DGLINK_TRY(makeCurrent(Context->Context));
   void *Pointer = nullptr;
@@ -171,11 +177,12 @@ extern "C" PI_API_EXPORT pi_result piextUSMHostAlloc(void **ResultPtr, pi_contex
   *ResultPtr = Pointer;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextUSMSharedAlloc(void **ResultPtr, pi_context Context,
                                                        pi_device Device,
                                                        const pi_usm_mem_properties *Properties,
-                                                       size_t Size, pi_uint32 Alignment) {
+                                                       size_t Size, pi_uint32 Alignment) try {
   DGLINK_TRY(checkUsmArguments(__func__, ResultPtr, Context, Properties, Size, Alignment, 4096));
   DGLINK_TRY(checkDevice(__func__, Context, Device));
   DGLINK_TRY(makeCurrent(Context->Context));
@@ -184,8 +191,9 @@ extern "C" PI_API_EXPORT pi_result piextUSMSharedAlloc(void **ResultPtr, pi_cont
   *ResultPtr = reinterpret_cast<void *>(Pointer);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) {
+extern "C" PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   if (Ptr == nullptr)
     return PI_SUCCESS;
@@ -208,12 +216,13 @@ extern "C" PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) {
     return cudaError(Result, "cuMemFree");
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool Blocking,
                                                          void *Dst, const void *Src, size_t Size,
                                                          pi_uint32 NumEventsInWaitList,
                                                          const pi_event *EventWaitList,
-                                                         pi_event *Event) {
+                                                         pi_event *Event) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
@@ -235,13 +244,14 @@ extern "C" PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool
   };
   return Done.finish(Copy());
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr,
                                                        const void *Pattern, size_t PatternSize,
                                                        size_t Size,
                                                        pi_uint32 NumEventsInWaitList,
                                                        const pi_event *EventWaitList,
-                                                       pi_event *Event) {
+                                                       pi_event *Event) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Ptr, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Pattern, PI_ERROR_INVALID_VALUE);
@@ -292,3 +302,4 @@ extern "C" PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr
   };
   return Done.finish(Fill());
 }
+DGLINK_CATCH_ALL

@@ -93,7 +93,7 @@ _pi_platform *thePlatform() {
 using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platform *Platforms,
-                                                  pi_uint32 *NumPlatforms) {
+                                                  pi_uint32 *NumPlatforms) try {
   if (Platforms == nullptr && NumPlatforms == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piPlatformsGet: arguments 'Platforms' and 'NumPlatforms' are both null");
@@ -107,11 +107,12 @@ extern "C" PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platf
     Platforms[0] = Platform;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piPlatformGetInfo(pi_platform Platform,
                                                      pi_platform_info ParamName,
                                                      size_t ParamValueSize, void *ParamValue,
-                                                     size_t *ParamValueSizeRet) {
+                                                     size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
   auto String = [&](const std::string &Value) {
     return dglink::returnInfoString(Value, ParamValueSize, ParamValue, ParamValueSizeRet);
@@ -133,3 +134,4 @@ extern "C" PI_API_EXPORT pi_result piPlatformGetInfo(pi_platform Platform,
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piPlatformGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL

@@ -21,14 +21,17 @@ static_assert(std::is_standard_layout_v<_pi_platform> && std::is_standard_layout
 
 } // namespace dglink::cuda
 
-extern "C" PI_API_EXPORT pi_result piPluginInit(pi_plugin *PluginInfo) {
+extern "C" PI_API_EXPORT pi_result piPluginInit(pi_plugin *PluginInfo) try {
   return dglink::initPlugin(PluginInfo, DGLINK_ADAPTER_NAME, dglink::cuda::PluginFunctions);
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piPluginGetLastError(char **Message) {
+extern "C" PI_API_EXPORT pi_result piPluginGetLastError(char **Message) try {
   return dglink::getLastError(Message);
 }
+DGLINK_CATCH_ALL
 
 // Nothing to tear down: the platform and driver stay loaded for the process,
 // and handles still alive are the caller's to release.
-extern "C" PI_API_EXPORT pi_result piTearDown(void *PluginParameter) { return PI_SUCCESS; }
+extern "C" PI_API_EXPORT pi_result piTearDown(void *PluginParameter) try { return PI_SUCCESS; }
+DGLINK_CATCH_ALL

@@ -157,7 +157,7 @@ ImageMetadata mergeMetadata(const std::vector<const ImageMetadata *> &Inputs) {
 using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piProgramCreate(pi_context Context, const void *IL,
-                                                   size_t Length, pi_program *RetProgram) {
+                                                   size_t Length, pi_program *RetProgram) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CHECK_NOT_NULL(IL, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
@@ -170,11 +170,12 @@ extern "C" PI_API_EXPORT pi_result piProgramCreate(pi_context Context, const voi
   *RetProgram = Program;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramCreateWithBinary(
     pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList, const size_t *Lengths,
     const unsigned char **Binaries, size_t NumMetadataEntries,
-    const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus, pi_program *RetProgram) {
+    const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus, pi_program *RetProgram) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
   if (NumDevices == 0 || DeviceList == nullptr)
@@ -199,12 +200,13 @@ extern "C" PI_API_EXPORT pi_result piProgramCreateWithBinary(
   *RetProgram = Program;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Context,
                                                                pi_uint32 NumDevices,
                                                                const pi_device *DeviceList,
                                                                const _pi_device_binary_struct *Image,
-                                                               pi_program *RetProgram) {
+                                                               pi_program *RetProgram) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CHECK_NOT_NULL(Image, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
@@ -241,12 +243,13 @@ extern "C" PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Contex
   *RetProgram = Program;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
                                                   const pi_device *DeviceList,
                                                   const char *Options,
                                                   void (*PfnNotify)(pi_program, void *),
-                                                  void *UserData) {
+                                                  void *UserData) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_TRY(checkDevices(__func__, Program->Context, NumDevices, DeviceList));
   pi_result Result = PI_SUCCESS;
@@ -256,6 +259,12 @@ extern "C" PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 
       notify(PfnNotify, Program, UserData);
       return PI_SUCCESS; // already executable
     }
+    // The output of a failed link has no code, only the log naming its symbols.
+    if (Program->Binary.empty())
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "piProgramBuild: program {} is the result of a failed link and has no "
+                          "code; see its build log",
+                          fmt::ptr(Program));
     DGLINK_TRY(makeCurrent(Program->Context->Context));
     if (Options != nullptr)
       Program->Options = Options;
@@ -280,11 +289,12 @@ extern "C" PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 
   notify(PfnNotify, Program, UserData);
   return Result;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramCompile(
     pi_program Program, pi_uint32 NumDevices, const pi_device *DeviceList, const char *Options,
     pi_uint32 NumInputHeaders, const pi_program *InputHeaders, const char **HeaderIncludeNames,
-    void (*PfnNotify)(pi_program, void *), void *UserData) {
+    void (*PfnNotify)(pi_program, void *), void *UserData) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_TRY(checkDevices(__func__, Program->Context, NumDevices, DeviceList));
   if (NumInputHeaders != 0)
@@ -307,6 +317,7 @@ extern "C" PI_API_EXPORT pi_result piProgramCompile(
   notify(PfnNotify, Program, UserData);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
                                                  const pi_device *DeviceList,
@@ -314,7 +325,7 @@ extern "C" PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 N
                                                  pi_uint32 NumInputPrograms,
                                                  const pi_program *InputPrograms,
                                                  void (*PfnNotify)(pi_program, void *),
-                                                 void *UserData, pi_program *RetProgram) {
+                                                 void *UserData, pi_program *RetProgram) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   if (NumInputPrograms == 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
@@ -358,12 +369,16 @@ extern "C" PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 N
   auto *Output = new _pi_program();
   Output->Context = Context;
   retain(Context);
+  // Released (with its context reference) unless handed to the caller below.
+  std::unique_ptr<_pi_program, void (*)(_pi_program *)> OutputGuard(Output, releaseProgram);
   Output->Format = NativeFormat::Cubin;
   *Output->Metadata = mergeMetadata(Metadata);
   if (Options != nullptr)
     Output->Options = Options;
   for (pi_uint32 I = 0; I < NumInputPrograms; ++I) {
-    const _pi_program &Input = *InputPrograms[I];
+    _pi_program &Input = *InputPrograms[I];
+    // A build of this input on another thread may be filling in its kernel names.
+    std::lock_guard<std::mutex> InputLock(Input.Mutex);
     LinkInput Entry;
     Entry.Format = Input.Format;
     Entry.Name = "input" + std::to_string(I);
@@ -416,15 +431,19 @@ extern "C" PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 N
     Output->BuildStatus = PI_PROGRAM_BUILD_STATUS_ERROR;
     dglink::logger().debug("cuda: link failed: {}", Output->Log);
   }
-  // The output exists even when the link failed: its build log says why.
-  *RetProgram = Output;
+  // The output exists when the link failed (its build log says why), not when the
+  // linker could not run at all.
+  if (Result != PI_SUCCESS && Result != PI_ERROR_LINK_PROGRAM_FAILURE)
+    return Result;
+  *RetProgram = OutputGuard.release();
   notify(PfnNotify, Output, UserData);
   return Result;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info ParamName,
                                                     size_t ParamValueSize, void *ParamValue,
-                                                    size_t *ParamValueSizeRet) {
+                                                    size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   auto Value = [&](auto V) {
     return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
@@ -469,11 +488,12 @@ extern "C" PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_progr
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_device Device,
                                                          pi_program_build_info ParamName,
                                                          size_t ParamValueSize, void *ParamValue,
-                                                         size_t *ParamValueSizeRet) {
+                                                         size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
   if (Device != Program->Context->Device)
@@ -497,15 +517,18 @@ extern "C" PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetBuildInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piProgramRetain(pi_program Program) {
+extern "C" PI_API_EXPORT pi_result piProgramRetain(pi_program Program) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   retain(Program);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piProgramRelease(pi_program Program) {
+extern "C" PI_API_EXPORT pi_result piProgramRelease(pi_program Program) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   releaseProgram(Program);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL

@@ -28,7 +28,7 @@ using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device Device,
                                                  pi_queue_properties Properties,
-                                                 pi_queue *RetQueue) {
+                                                 pi_queue *RetQueue) try {
   DGLINK_CUDA_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
   DGLINK_CHECK_NOT_NULL(RetQueue, PI_ERROR_INVALID_VALUE);
@@ -52,10 +52,11 @@ extern "C" PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device D
   *RetQueue = Queue;
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
 extern "C" PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info ParamName,
                                                   size_t ParamValueSize, void *ParamValue,
-                                                  size_t *ParamValueSizeRet) {
+                                                  size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   switch (ParamName) {
   case PI_QUEUE_INFO_CONTEXT:
@@ -71,22 +72,26 @@ extern "C" PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info 
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piQueueGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piQueueFinish(pi_queue Queue) {
+extern "C" PI_API_EXPORT pi_result piQueueFinish(pi_queue Queue) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_TRY(makeCurrent(Queue->Context->Context));
   DGLINK_CU(cuStreamSynchronize, Queue->Stream);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piQueueRetain(pi_queue Queue) {
+extern "C" PI_API_EXPORT pi_result piQueueRetain(pi_queue Queue) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   retain(Queue);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL
 
-extern "C" PI_API_EXPORT pi_result piQueueRelease(pi_queue Queue) {
+extern "C" PI_API_EXPORT pi_result piQueueRelease(pi_queue Queue) try {
   DGLINK_CUDA_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   releaseQueue(Queue);
   return PI_SUCCESS;
 }
+DGLINK_CATCH_ALL

@@ -222,7 +222,9 @@ pi_result HostStaging::writeThroughRing(CUstream Stream, CUdeviceptr Dst, const 
   const StagingTuning &Tuning = stagingTuning();
   const size_t SegmentBytes = Tuning.RingBytes / Tuning.RingSegments;
   std::lock_guard<std::mutex> Lock(RingMutex);
-  if (Ring.Data == nullptr) {
+  // Set up on first use; a setup that failed half-way (no events) is finished by the
+  // next call rather than used.
+  if (Ring.Data == nullptr || SegmentPending.size() != Tuning.RingSegments) {
     DGLINK_TRY(reserve(Ring, Tuning.RingBytes));
     while (SegmentEvents.size() < Tuning.RingSegments) {
       CUevent Event = nullptr;

@@ -40,9 +40,11 @@ public:
   // Copies Count bytes of host memory at Src to device address Dst, ordered on
   // Stream after everything enqueued before. Records Done (if not null) after
   // the copy. Blocking: returns when the bytes are on the device. Not blocking:
-  // Src may be reused as soon as this returns (the bytes are captured in pinned
-  // memory, in the driver's staging or in a memset), the device copy completes
-  // in stream order.
+  // the device copy completes in stream order; as PI promises no more, Src must
+  // stay untouched until Done completes, but pageable sources (the usual case)
+  // may in fact be reused at once: they are captured in the pinned ring, a
+  // memset or the driver's own staging. Pinned sources over the ring's segment
+  // size are read by the device later.
   pi_result write(CUstream Stream, CUdeviceptr Dst, const void *Src, size_t Count,
                   bool Blocking, CUevent Done);
 

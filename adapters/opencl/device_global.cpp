@@ -40,7 +40,7 @@ bool hostMayAccess(HostAccess Access, Direction Dir) {
 pi_result validate(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
                    Direction Dir, size_t Count, size_t Offset, pi_uint32 NumEvents,
                    const pi_event *WaitList, const DeviceGlobalInfo *&Variable) {
-  DGLINK_TRY(checkWaitList(NumEvents, WaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEvents, WaitList));
   if (!programBuiltFor(Program, Queue->Device))
     return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
                 "{}: {} is not built for device '{}' (the queue's device)", Function,

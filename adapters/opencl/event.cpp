@@ -6,6 +6,15 @@
 
 namespace dglink::opencl {
 
+pi_result checkQueueWaitList(pi_queue Queue, pi_uint32 NumEvents, const pi_event *WaitList) {
+  DGLINK_TRY(dglink::checkWaitList(NumEvents, WaitList, &DispatchTable));
+  for (pi_uint32 I = 0; I < NumEvents; ++I)
+    if (WaitList[I]->Queue != nullptr && WaitList[I]->Queue->Context != Queue->Context)
+      return fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
+                  "event {} of the wait list belongs to another context than the queue", I);
+  return PI_SUCCESS;
+}
+
 ClEventList::ClEventList(pi_uint32 Count, const pi_event *Events) : NumEvents(Count) {
   if (Count > InlineCapacity) {
     Heap.reset(new cl_event[Count]);
@@ -50,7 +59,7 @@ namespace {
 
 pi_result enqueueMarker(const char *Function, pi_queue Queue, pi_uint32 NumEvents,
                         const pi_event *WaitList, pi_event *Event, bool Barrier) {
-  DGLINK_TRY(dglink::checkWaitList(NumEvents, WaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEvents, WaitList));
   ClEventList ClWaitList(NumEvents, WaitList);
   PendingEvent Pending(Queue, Event);
   // On an in-order queue a marker already orders after everything before it; the barrier

@@ -177,7 +177,30 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
                         __func__, WorkDim);
   // OpenCL's code for a missing global size.
   DGLINK_CHECK_NOT_NULL(GlobalWorkSize, PI_ERROR_INVALID_GLOBAL_WORK_SIZE);
-  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEventsInWaitList, EventWaitList));
+  if (Queue->Context->Usm == PI_USM_MECHANISM_SVM) {
+    // SVM reached through pointers stored in memory (a pointer in a struct, a device
+    // global holding a USM pointer) must be named to the driver before the launch;
+    // arguments are covered by clSetKernelArgSVMPointer. Every allocation of the context
+    // is named, as DPC++ does for indirect USM access.
+    std::vector<void *> Allocations;
+    {
+      std::lock_guard<std::mutex> Lock(Queue->Context->UsmMutex);
+      Allocations.reserve(Queue->Context->UsmAllocations.size());
+      for (const auto &Allocation : Queue->Context->UsmAllocations)
+        Allocations.push_back(Allocation.first);
+    }
+    if (!Allocations.empty()) {
+      const cl_int InfoError =
+          clSetKernelExecInfo(Kernel->Kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                              Allocations.size() * sizeof(void *), Allocations.data());
+      if (InfoError != CL_SUCCESS)
+        return dglink::fail(toPiResult(InfoError),
+                            "{}: clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS) failed with "
+                            "{} ({}) for kernel '{}'",
+                            __func__, clErrorName(InfoError), InfoError, Kernel->Name);
+    }
+  }
   ClEventList WaitList(NumEventsInWaitList, EventWaitList);
   PendingEvent Pending(Queue, Event);
   cl_int Error = clEnqueueNDRangeKernel(Queue->Queue, Kernel->Kernel, WorkDim, GlobalWorkOffset,

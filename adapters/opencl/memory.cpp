@@ -203,7 +203,7 @@ PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem Buffer, pi
   DGLINK_OPENCL_CHECK_HANDLE(Buffer, PI_ERROR_INVALID_MEM_OBJECT);
   DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
   DGLINK_TRY(checkBufferRange(__func__, Buffer, Offset, Size));
-  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEventsInWaitList, EventWaitList));
   ClEventList WaitList(NumEventsInWaitList, EventWaitList);
   PendingEvent Pending(Queue, Event);
   cl_int Error =
@@ -225,7 +225,7 @@ PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_mem Buffer,
   DGLINK_OPENCL_CHECK_HANDLE(Buffer, PI_ERROR_INVALID_MEM_OBJECT);
   DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
   DGLINK_TRY(checkBufferRange(__func__, Buffer, Offset, Size));
-  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEventsInWaitList, EventWaitList));
   ClEventList WaitList(NumEventsInWaitList, EventWaitList);
   PendingEvent Pending(Queue, Event);
   cl_int Error =
@@ -291,7 +291,7 @@ PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool Blocking, 
   DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
-  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEventsInWaitList, EventWaitList));
   pi_context Context = Queue->Context;
   if (Context->Usm == PI_USM_MECHANISM_NONE)
     return noUsmPath(__func__, Context, Queue->Device);
@@ -329,7 +329,7 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "{}: PatternSize {} must be a power of two up to 128 that divides Size {}",
                         __func__, PatternSize, Size);
-  DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &DispatchTable));
+  DGLINK_TRY(checkQueueWaitList(Queue, NumEventsInWaitList, EventWaitList));
   pi_context Context = Queue->Context;
   if (Context->Usm == PI_USM_MECHANISM_NONE)
     return noUsmPath(__func__, Context, Queue->Device);

@@ -75,6 +75,10 @@ template <typename T> T deviceScalar(cl_device_id Device, cl_device_info Param, 
   return Value;
 }
 
+// dglink::checkWaitList, and every event from Queue's context: OpenCL refuses others
+// with CL_INVALID_CONTEXT, which the contract reports as a bad wait list.
+pi_result checkQueueWaitList(pi_queue Queue, pi_uint32 NumEvents, const pi_event *WaitList);
+
 // A wait list as cl_events; short lists (the common case) need no heap allocation.
 class ClEventList {
 public:
@@ -120,7 +124,7 @@ void releaseReference(pi_program Program);
 void releaseReference(pi_event Event);
 
 // Platform state (platform.cpp).
-void tearDownPlatforms();
+void tearDownPlatforms(); // keeps the platforms: handles may outlive piTearDown
 
 // Devices (device.cpp): the handle of a root device, its capabilities queried once.
 std::unique_ptr<_pi_device> makeDevice(pi_platform Platform, cl_device_id Device);
@@ -139,13 +143,7 @@ void freeRemainingUsm(pi_context Context);
 
 // Catches what the C++ library can throw (std::bad_alloc) at the C boundary, so that no
 // exception crosses into the caller. Used as a function-try-block handler.
-#define DGLINK_OPENCL_CATCH_ALL                                                                    \
-  catch (const std::bad_alloc &) {                                                                 \
-    return ::dglink::fail(PI_ERROR_OUT_OF_HOST_MEMORY, "{}: out of host memory", __func__);        \
-  }                                                                                                \
-  catch (const std::exception &Exception) {                                                        \
-    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: {}", __func__, Exception.what());                 \
-  }
+#define DGLINK_OPENCL_CATCH_ALL DGLINK_CATCH_ALL
 
 // Null or foreign handles give the handle's INVALID_<kind> code, naming the argument.
 #define DGLINK_OPENCL_CHECK_HANDLE(Handle, Code)                                                   \

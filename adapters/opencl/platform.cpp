@@ -94,10 +94,10 @@ bool deviceMatches(const _pi_device &Device, pi_device_type Requested) {
 } // namespace
 
 void tearDownPlatforms() {
-  PlatformCache &Cache = cache();
-  std::lock_guard<std::mutex> Lock(Cache.Mutex);
-  Cache.Platforms.clear();
-  Cache.Enumerated = false;
+  // Platforms and devices stay: a runtime may release contexts, queues and programs
+  // after piTearDown (static destructors), and those reach their device and platform,
+  // as does the dispatch layer's merged platform list. They own nothing that needs
+  // releasing (OpenCL root devices are not reference counted) and go with the process.
 }
 
 } // namespace dglink::opencl

@@ -202,6 +202,10 @@ public:
   bool ReportContext(const Context &) override { return true; }
   void ReportRuns(const std::vector<Run> &Runs) override {
     for (const Run &R : Runs) {
+      if (R.run_type != Run::RT_Iteration)
+        continue;
+      // The registered name; benchmark_name() adds "/iterations:N/manual_time".
+      const std::string &Name = R.run_name.function_name;
       Value V;
       if (R.error_occurred)
         V.Error = R.error_message;
@@ -209,8 +213,8 @@ public:
         V.Median = It->second.value;
       if (auto It = R.counters.find("total_median_us"); It != R.counters.end())
         V.TotalMedian = It->second.value;
-      Values[R.benchmark_name()] = V;
-      std::fprintf(stderr, "\r[%zu/%zu] %-70s", ++Done, Total, R.benchmark_name().c_str());
+      Values[Name] = V;
+      std::fprintf(stderr, "\r[%zu/%zu] %-70s", ++Done, Total, Name.c_str());
     }
   }
 };

@@ -236,6 +236,10 @@ TEST_F(DeviceGlobals, ErrorTable) {
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, write(Missing, &Value, 4));
   EXPECT_NE(lastError().find(Missing), std::string::npos) << lastError();
   EXPECT_NE(lastError().find("program"), std::string::npos) << lastError();
+  // A module symbol the image does not declare as a device global (here the symbol
+  // behind uid::array) is not one either.
+  EXPECT_EQ(PI_ERROR_INVALID_VALUE, write("dg_array", &Value, 4));
+  EXPECT_NE(lastError().find("dg_array"), std::string::npos) << lastError();
   // Ranges: offset + count past the end, and overflow.
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, write("dg_value", &Value, 4, 4));
   EXPECT_NE(lastError().find("offset 4"), std::string::npos) << lastError();

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -47,3 +49,18 @@ pi_result fail(pi_result Code, fmt::format_string<Args...> Format, Args &&...Arg
     if (DglinkResult_ != PI_SUCCESS)                                                           \
       return DglinkResult_;                                                                    \
   } while (0)
+
+// The handlers of an entry point's function-try-block: no exception leaves the C ABI
+// (a SYCL runtime or C caller would terminate); it becomes an error with a message.
+//   pi_result piX(...) try { ... }
+//   DGLINK_CATCH_ALL
+#define DGLINK_CATCH_ALL                                                                       \
+  catch (const std::bad_alloc &) {                                                             \
+    return ::dglink::fail(PI_ERROR_OUT_OF_HOST_MEMORY, "{}: out of host memory", __func__);    \
+  }                                                                                            \
+  catch (const std::exception &Exception) {                                                    \
+    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: {}", __func__, Exception.what());             \
+  }                                                                                            \
+  catch (...) {                                                                                \
+    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: unknown exception", __func__);                \
+  }
