@@ -1,7 +1,10 @@
 // The `dglink` command: `ls` shows what the dispatch layer finds, `conform` runs
-// the conformance suite on it, `bench` measures device-global copies.
+// the conformance suite on it, `bench` measures device-global copies, `compile`
+// turns device code into a bundle and `inspect` shows a bundle.
 #include "bench.h"
+#include "compile.h"
 #include "conform.h"
+#include "inspect.h"
 #include "ls.h"
 
 #include <CLI/CLI.hpp>
@@ -53,7 +56,47 @@ int main(int Argc, char **Argv) {
   BenchCommand->add_option("--csv", Bench.Csv, "Also write the table as CSV to this file");
   BenchCommand->add_option("--json", Bench.Json, "Also write the table as JSON to this file");
 
+  dglink::tools::CompileOptions Compile;
+  CLI::App *CompileCommand = App.add_subcommand(
+      "compile", "Compile device code into a bundle of device images with property sets");
+  CompileCommand
+      ->add_option("inputs", Compile.Inputs,
+                   "OpenCL C (.cl), C++ for OpenCL (.clcpp), LLVM IR (.ll, .bc)")
+      ->required();
+  CompileCommand
+      ->add_option("--targets", Compile.Targets,
+                   "spirv64 (SPIR-V), spir64 (LLVM bitcode), nvptx64 (PTX), "
+                   "amdgcn (code object)")
+      ->delimiter(',')
+      ->required();
+  CompileCommand->add_option("--split", Compile.Split,
+                             "per-input (default), per-kernel or all-in-one");
+  CompileCommand->add_option("-o,--output", Compile.Output, "The bundle file to write")->required();
+  CompileCommand->add_option("--nvptx-arch", Compile.NvptxArch, "PTX target, e.g. sm_75");
+  CompileCommand->add_option("--amdgcn-arch", Compile.AmdgcnArch, "AMD GPU (default gfx90a)");
+  CompileCommand->add_option("--clang", Compile.Clang, "The clang that compiles device sources");
+  CompileCommand->add_option("--cl-std", Compile.OpenClStd,
+                             "OpenCL C version of .cl inputs (default CL2.0)");
+  CompileCommand->add_option("-I", Compile.IncludeDirs, "Include directory for device sources");
+  CompileCommand->add_option("-D", Compile.Defines, "Macro definition for device sources");
+  CompileCommand->add_option("--embed", Compile.Embed,
+                             "Also write C++ source that registers the bundle as "
+                             "pi_device_binaries at start-up");
+  CompileCommand->add_option("--embed-symbol", Compile.EmbedSymbol,
+                             "Name of that source's accessor (default dglink_device_binaries)");
+
+  dglink::tools::InspectOptions Inspect;
+  CLI::App *InspectCommand = App.add_subcommand(
+      "inspect", "Show a bundle's images, targets, formats, sizes, entries and property sets");
+  InspectCommand->add_option("bundle", Inspect.Bundle, "The bundle file")->required();
+  InspectCommand->add_flag("--json", Inspect.Json, "Print JSON instead of text");
+
   CLI11_PARSE(App, Argc, Argv);
+
+  if (CompileCommand->parsed())
+    return dglink::tools::runCompile(Compile);
+  if (InspectCommand->parsed())
+    return dglink::tools::runInspect(Inspect);
 
   if (LsCommand->parsed())
     return dglink::tools::runLs(Ls);

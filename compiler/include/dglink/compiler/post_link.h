@@ -1,0 +1,118 @@
+// The post-link step of the shim (LLVM 15): recognise device globals, split device
+// code into images, compute each image's property sets, and emit each image for
+// spir64 (SPIR-V, LLVM bitcode), nvptx64 (PTX) and amdgcn (code objects). Errors are
+// llvm::Error values whose messages name the variable, symbol or input concerned.
+#pragma once
+
+#include <dglink/compiler/bundle.h>
+#include <dglink/support/image.h>
+
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dglink::shim {
+
+// The annotation prefix dglink/device_global.h puts on a variable.
+constexpr const char *DeviceGlobalAnnotation = "dglink_device_global:";
+
+// Set name of the unique id -> symbol mapping (docs/property-sets.md).
+constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
+
+struct DeviceGlobal {
+  std::string Symbol;
+  DeviceGlobalInfo Info;
+};
+
+// Turns the plain-clang convention (llvm.global.annotations entries made by
+// dglink/device_global.h) into the DPC++ attributes sycl-device-global-size,
+// sycl-unique-id, sycl-device-image-scope and sycl-host-access, and drops those
+// annotation entries. A malformed annotation is an error.
+llvm::Error normalizeDeviceGlobalAnnotations(llvm::Module &M);
+
+// The device globals M defines, recognised by sycl-device-global-size. A size that
+// disagrees with the variable's type is an error, so is an unknown host access.
+llvm::Expected<std::vector<DeviceGlobal>> findDeviceGlobals(const llvm::Module &M);
+
+// Kernels: SPIR/PTX/AMDGPU kernel calling conventions or nvvm.annotations "kernel".
+bool isKernel(const llvm::Function &F);
+
+// Names the device compiler resolves, never another image: LLVM intrinsics,
+// __-prefixed (demangled) names, __spirv_*, and in OpenCL modules the mangled
+// OpenCL builtins.
+bool isReservedSymbol(const llvm::Module &M, llvm::StringRef Name);
+
+// What an image exports: kernels are entries, not exports. With sycl-module-id on any
+// function of M, the functions that carry it; otherwise (OpenCL C) every externally
+// visible function definition. Externally visible variable definitions too.
+std::vector<std::string> exportedSymbols(const llvm::Module &M);
+// What an image uses but does not define, reserved names skipped.
+std::vector<std::string> importedSymbols(const llvm::Module &M);
+
+enum class SplitMode { PerInput, PerKernel, AllInOne };
+llvm::Expected<SplitMode> parseSplitMode(llvm::StringRef Name);
+
+struct InputModule {
+  std::string Name;
+  std::unique_ptr<llvm::Module> Module;
+};
+
+struct SplitImage {
+  std::string Name;
+  std::unique_ptr<llvm::Module> Module;
+  std::vector<std::string> Kernels;
+};
+
+// Splits (normalized) inputs into images. per-input: one image per input, as it is.
+// all-in-one: the inputs linked into one image. per-kernel: the inputs linked, then
+// one image per kernel and one per group of exported functions (by sycl-module-id,
+// else by input), each with everything it reaches copied in and made internal, so
+// images stay self-contained; what no input defines stays an import.
+llvm::Expected<std::vector<SplitImage>> splitModules(std::vector<InputModule> Inputs,
+                                                     SplitMode Mode);
+
+// A device_image_scope device global used (defined or referenced) by more than one
+// image is an error naming the variable and the images.
+llvm::Error checkDeviceImageScope(const std::vector<SplitImage> &Images);
+
+// The property sets of one image: device globals, exported and imported symbols, and
+// the unique id -> symbol mapping where they differ. Empty sets are left out, except
+// the two symbol sets, which say the image was post-linked.
+llvm::Expected<std::vector<BundlePropertySet>> computePropertySets(const llvm::Module &M);
+
+// Target emitters. SPIR-V gets a HostAccessINTEL decoration (capability 6146,
+// decoration 6147: llvm-spirv 15's pre-standard encoding) on each device global, with
+// its host access and unique id; the module is changed by translation, so pass a copy.
+llvm::Expected<std::vector<uint8_t>> emitSpirV(llvm::Module &M);
+std::vector<uint8_t> emitBitcode(const llvm::Module &M);
+// PTX with LLVM's NVPTX backend for Arch (empty: the backend's default); external
+// definitions are .visible and declarations .extern under their own names, also for
+// the nvcl flavour whose backend leaves functions without linkage directives.
+llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string &Arch);
+// An AMD code object (ELF shared object) for Arch (e.g. gfx90a): LLVM's AMDGPU
+// backend, then ld.lld -shared. Hidden external definitions (clang's default for
+// OpenCL on amdgcn) become protected, so hipModuleGetGlobal finds them by name, and
+// hidden declarations default, so they stay undefined symbols (imports).
+llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::string &Arch);
+
+// The whole shim: inputs (OpenCL C / C++ for OpenCL sources, compiled with clang per
+// target; or .ll/.bc for the target their triple names) -> bundle.
+struct CompileOptions {
+  std::vector<std::string> Inputs;
+  // spirv64 (spir64 SPIR-V), spir64 (spir64 LLVM bitcode), nvptx64 (PTX), amdgcn
+  // (code object)
+  std::vector<std::string> Targets;
+  SplitMode Split = SplitMode::PerInput;
+  std::string Clang; // empty: the clang-15 found at build time
+  std::string OpenClStd = "CL2.0";
+  std::string NvptxArch; // empty: the backend's default
+  std::string AmdgcnArch = "gfx90a";
+  std::vector<std::string> IncludeDirs;
+  std::vector<std::string> Defines;
+};
+llvm::Expected<Bundle> compile(const CompileOptions &Options);
+
+} // namespace dglink::shim

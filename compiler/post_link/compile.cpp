@@ -1,0 +1,217 @@
+// The shim's pipeline: inputs -> LLVM modules per target family -> device globals
+// normalized and checked -> split -> property sets -> one bundle image per target.
+#include "post_link_internal.h"
+
+#include <llvm/ADT/Triple.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FileUtilities.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#ifndef DGLINK_SHIM_CLANG
+#define DGLINK_SHIM_CLANG "clang-15"
+#endif
+#ifndef DGLINK_SHIM_INCLUDE_DIR
+#define DGLINK_SHIM_INCLUDE_DIR ""
+#endif
+
+namespace dglink::shim {
+
+namespace {
+
+// Targets that come from the same LLVM module: the spir64 pair, and nvptx64.
+struct TargetFamily {
+  const char *Name;
+  llvm::Triple::ArchType Arch;
+  const char *ClangTriple;
+  std::vector<std::string> Targets;
+};
+
+enum class InputKind { OpenClC, CppForOpenCl, LlvmIr };
+
+llvm::Expected<InputKind> inputKind(const std::string &Path) {
+  const llvm::StringRef Extension = llvm::sys::path::extension(Path);
+  if (Extension == ".cl")
+    return InputKind::OpenClC;
+  if (Extension == ".clcpp")
+    return InputKind::CppForOpenCl;
+  if (Extension == ".ll" || Extension == ".bc")
+    return InputKind::LlvmIr;
+  return makeError("input '{}': unknown kind (expected .cl, .clcpp, .ll or .bc)", Path);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+parseModule(const std::string &Path, const std::string &Shown, llvm::LLVMContext &Context) {
+  llvm::SMDiagnostic Diagnostic;
+  std::unique_ptr<llvm::Module> M = llvm::parseIRFile(Path, Diagnostic, Context);
+  if (!M)
+    return makeError("input '{}': {}:{}: {}", Shown, Diagnostic.getLineNo(),
+                     Diagnostic.getColumnNo(), Diagnostic.getMessage().str());
+  return M;
+}
+
+// Compiles a device source to a module for Family's triple with clang.
+llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &Path, InputKind Kind,
+                                                            const TargetFamily &Family,
+                                                            const CompileOptions &Options,
+                                                            llvm::LLVMContext &Context) {
+  const std::string Clang = Options.Clang.empty() ? DGLINK_SHIM_CLANG : Options.Clang;
+  llvm::ErrorOr<std::string> Program = llvm::sys::findProgramByName(Clang);
+  if (!Program)
+    return makeError("input '{}': cannot find the device compiler '{}'", Path, Clang);
+  llvm::SmallString<128> Output;
+  if (std::error_code Code = llvm::sys::fs::createTemporaryFile("dglink-shim", "bc", Output))
+    return makeError("cannot create a temporary file: {}", Code.message());
+  llvm::FileRemover Remove(Output);
+  std::vector<std::string> Arguments = {*Program};
+  if (Kind == InputKind::OpenClC) {
+    Arguments.insert(Arguments.end(), {"-x", "cl", "-cl-std=" + Options.OpenClStd});
+  } else {
+    Arguments.insert(Arguments.end(), {"-x", "clcpp", "-cl-std=clc++1.0"});
+  }
+  Arguments.insert(Arguments.end(), {std::string("--target=") + Family.ClangTriple, "-O2",
+                                     "-Xclang", "-finclude-default-header", "-emit-llvm", "-c"});
+  if (Family.Arch == llvm::Triple::amdgcn)
+    // The ROCm device libraries are not linked: code that calls OpenCL builtins keeps
+    // them as imports.
+    Arguments.insert(Arguments.end(), {"-mcpu=" + Options.AmdgcnArch, "-nogpulib"});
+  if (*DGLINK_SHIM_INCLUDE_DIR != '\0')
+    Arguments.insert(Arguments.end(), {"-I", DGLINK_SHIM_INCLUDE_DIR});
+  for (const std::string &Directory : Options.IncludeDirs)
+    Arguments.insert(Arguments.end(), {"-I", Directory});
+  for (const std::string &Define : Options.Defines)
+    Arguments.push_back("-D" + Define);
+  Arguments.insert(Arguments.end(), {"-o", Output.str().str(), Path});
+  std::vector<llvm::StringRef> ArgumentRefs(Arguments.begin(), Arguments.end());
+  std::string Message;
+  const int Status =
+      llvm::sys::ExecuteAndWait(*Program, ArgumentRefs, llvm::None, {}, 0, 0, &Message);
+  if (Status != 0)
+    return makeError("input '{}': {} failed for {} (exit status {}{}{})", Path, Clang,
+                     Family.ClangTriple, Status, Message.empty() ? "" : ": ", Message);
+  return parseModule(Output.str().str(), Path, Context);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>> loadInput(const std::string &Path,
+                                                        const TargetFamily &Family,
+                                                        const CompileOptions &Options,
+                                                        llvm::LLVMContext &Context) {
+  llvm::Expected<InputKind> Kind = inputKind(Path);
+  if (!Kind)
+    return Kind.takeError();
+  if (*Kind != InputKind::LlvmIr)
+    return compileSource(Path, *Kind, Family, Options, Context);
+  llvm::Expected<std::unique_ptr<llvm::Module>> M = parseModule(Path, Path, Context);
+  if (!M)
+    return M.takeError();
+  const llvm::Triple Triple((*M)->getTargetTriple());
+  if (Triple.getArch() != Family.Arch)
+    return makeError("input '{}' is LLVM IR for '{}'; target {} needs a {} module (give the "
+                     "source, or IR for each target)",
+                     Path, Triple.str(), Family.Targets.front(), Family.Name);
+  return M;
+}
+
+} // namespace
+
+llvm::Expected<Bundle> compile(const CompileOptions &Options) {
+  if (Options.Inputs.empty())
+    return makeError("no inputs");
+  if (Options.Targets.empty())
+    return makeError("no targets (spirv64, spir64, nvptx64, amdgcn)");
+  std::vector<TargetFamily> Families = {
+      {"spir64", llvm::Triple::spir64, "spir64-unknown-unknown", {}},
+      {"nvptx64", llvm::Triple::nvptx64, "nvptx64-nvidia-nvcl", {}},
+      {"amdgcn", llvm::Triple::amdgcn, "amdgcn-amd-amdhsa", {}}};
+  for (const std::string &Target : Options.Targets) {
+    if (Target == "spirv64" || Target == "spir64")
+      Families[0].Targets.push_back(Target);
+    else if (Target == "nvptx64")
+      Families[1].Targets.push_back(Target);
+    else if (Target == "amdgcn")
+      Families[2].Targets.push_back(Target);
+    else
+      return makeError("unknown target '{}' (spirv64, spir64, nvptx64, amdgcn)", Target);
+  }
+  bool AllSources = true;
+  for (const std::string &Path : Options.Inputs) {
+    llvm::Expected<InputKind> Kind = inputKind(Path);
+    if (!Kind)
+      return Kind.takeError();
+    AllSources = AllSources && *Kind != InputKind::LlvmIr;
+  }
+
+  Bundle Result;
+  for (const TargetFamily &Family : Families) {
+    if (Family.Targets.empty())
+      continue;
+    llvm::LLVMContext Context;
+    std::vector<InputModule> Modules;
+    for (const std::string &Path : Options.Inputs) {
+      llvm::Expected<std::unique_ptr<llvm::Module>> M = loadInput(Path, Family, Options, Context);
+      if (!M)
+        return M.takeError();
+      if (llvm::Error Failure = normalizeDeviceGlobalAnnotations(**M))
+        return makeError("input '{}': {}", Path, llvm::toString(std::move(Failure)));
+      if (llvm::Expected<std::vector<DeviceGlobal>> Globals = findDeviceGlobals(**M); !Globals)
+        return makeError("input '{}': {}", Path, llvm::toString(Globals.takeError()));
+      Modules.push_back({llvm::sys::path::stem(Path).str(), std::move(*M)});
+    }
+    llvm::Expected<std::vector<SplitImage>> Images =
+        splitModules(std::move(Modules), Options.Split);
+    if (!Images)
+      return Images.takeError();
+    if (llvm::Error Failure = checkDeviceImageScope(*Images))
+      return Failure;
+    for (SplitImage &Image : *Images) {
+      llvm::Expected<std::vector<BundlePropertySet>> Sets = computePropertySets(*Image.Module);
+      if (!Sets)
+        return makeError("image '{}': {}", Image.Name, llvm::toString(Sets.takeError()));
+      for (const std::string &Target : Family.Targets) {
+        BundleImage Out;
+        Out.Name = Image.Name;
+        Out.Entries = Image.Kernels;
+        Out.PropertySets = *Sets;
+        if (AllSources && Family.Arch == llvm::Triple::spir64)
+          Out.CompileOptions = "-cl-std=" + Options.OpenClStd;
+        if (Target == "spir64") {
+          Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
+          Out.Format = PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE;
+          Out.Binary = emitBitcode(*Image.Module);
+        } else if (Target == "spirv64") {
+          Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
+          Out.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
+          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
+          llvm::Expected<std::vector<uint8_t>> Bytes = emitSpirV(*Copy);
+          if (!Bytes)
+            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
+          Out.Binary = std::move(*Bytes);
+        } else if (Target == "amdgcn") {
+          Out.Target = PI_DEVICE_BINARY_TARGET_AMDGCN;
+          Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
+          llvm::Expected<std::vector<uint8_t>> Bytes = emitCodeObject(*Copy, Options.AmdgcnArch);
+          if (!Bytes)
+            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
+          Out.Binary = std::move(*Bytes);
+        } else {
+          Out.Target = PI_DEVICE_BINARY_TARGET_NVPTX64;
+          Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
+          llvm::Expected<std::vector<uint8_t>> Bytes = emitPtx(*Copy, Options.NvptxArch);
+          if (!Bytes)
+            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
+          Out.Binary = std::move(*Bytes);
+        }
+        Result.Images.push_back(std::move(Out));
+      }
+    }
+  }
+  return Result;
+}
+
+} // namespace dglink::shim

@@ -1,0 +1,41 @@
+// Shared between the post-link sources: attribute names, the error helper and the
+// steps that are not part of the public interface.
+#pragma once
+
+#include <dglink/compiler/post_link.h>
+
+#include <fmt/format.h>
+
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace dglink::shim {
+
+// The DPC++ IR attributes (device-global design, dynamic-linking design).
+constexpr const char *SizeAttribute = "sycl-device-global-size";
+constexpr const char *UniqueIdAttribute = "sycl-unique-id";
+constexpr const char *ImageScopeAttribute = "sycl-device-image-scope";
+constexpr const char *HostAccessAttribute = "sycl-host-access";
+constexpr const char *ModuleIdAttribute = "sycl-module-id";
+
+// SPV_INTEL_global_variable_decorations as llvm-spirv 15 knows it (FACTS.md).
+constexpr uint32_t HostAccessIntelDecoration = 6147;
+
+template <typename... Args>
+llvm::Error makeError(fmt::format_string<Args...> Format, Args &&...Arguments) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 fmt::format(Format, std::forward<Args>(Arguments)...));
+}
+
+bool isDeviceGlobal(const llvm::GlobalVariable &Variable);
+llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variable);
+
+// Adds !spirv.Decorations HostAccessINTEL (6147) {access, unique id} to each global.
+void addHostAccessDecorations(llvm::Module &M, const std::vector<DeviceGlobal> &Globals);
+
+} // namespace dglink::shim

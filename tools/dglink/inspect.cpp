@@ -1,0 +1,144 @@
+// `dglink inspect`, as text or JSON: the bundle is read with the validating reader,
+// and the sets dglink knows are shown decoded beside their raw values.
+#include "inspect.h"
+
+#include <cstdio>
+
+#ifdef DGLINK_HAVE_BUNDLE
+#include <dglink/compiler/bundle.h>
+#include <dglink/support/error.h>
+#include <dglink/support/image.h>
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+#endif
+
+namespace dglink::tools {
+
+#ifndef DGLINK_HAVE_BUNDLE
+int runInspect(const InspectOptions &) {
+  std::fprintf(stderr, "dglink inspect: the compiler shim (compiler/) was not built\n");
+  return 2;
+}
+#else
+namespace {
+
+std::string hex(const std::vector<uint8_t> &Bytes, size_t From) {
+  static const char Digits[] = "0123456789abcdef";
+  std::string Text;
+  for (size_t I = From; I < Bytes.size(); ++I) {
+    Text += Digits[Bytes[I] >> 4];
+    Text += Digits[Bytes[I] & 15];
+  }
+  return Text;
+}
+
+// A STRING value without its NUL.
+std::string text(const BundleProperty &Property) {
+  return std::string(Property.Value.begin(), Property.Value.end() - 1);
+}
+
+std::string describe(const DeviceGlobalInfo &Info) {
+  return "size " + std::to_string(Info.Size) + ", device_image_scope " +
+         (Info.DeviceImageScope ? "1" : "0") + ", host_access " + hostAccessName(Info.Access);
+}
+
+nlohmann::json toJson(const Bundle &Input, const DeviceBinaries &View) {
+  nlohmann::json Images = nlohmann::json::array();
+  for (size_t I = 0; I < Input.Images.size(); ++I) {
+    const BundleImage &Image = Input.Images[I];
+    ImageMetadata Metadata;
+    readImageMetadata(View.image(I), Metadata); // the reader already accepted it
+    nlohmann::json Sets = nlohmann::json::object();
+    for (const BundlePropertySet &Set : Image.PropertySets) {
+      nlohmann::json Properties = nlohmann::json::object();
+      for (const BundleProperty &Property : Set.Properties) {
+        nlohmann::json Value;
+        if (Property.Type == PI_PROPERTY_TYPE_UINT32) {
+          Value = {{"type", "uint32"}, {"value", Property.ValSize}};
+        } else if (Property.Type == PI_PROPERTY_TYPE_STRING) {
+          Value = {{"type", "string"}, {"value", text(Property)}};
+        } else {
+          Value = {{"type", "byte_array"}, {"bytes", hex(Property.Value, 8)}};
+          auto Global = Metadata.DeviceGlobals.find(Property.Name);
+          if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS && Global != Metadata.DeviceGlobals.end())
+            Value["device_global"] = {{"size", Global->second.Size},
+                                      {"device_image_scope", Global->second.DeviceImageScope},
+                                      {"host_access", hostAccessName(Global->second.Access)}};
+        }
+        Properties[Property.Name] = Value;
+      }
+      Sets[Set.Name] = Properties;
+    }
+    Images.push_back({{"name", Image.Name},
+                      {"target", Image.Target},
+                      {"format", binaryFormatName(Image.Format)},
+                      {"size", Image.Binary.size()},
+                      {"compile_options", Image.CompileOptions},
+                      {"link_options", Image.LinkOptions},
+                      {"entries", Image.Entries},
+                      {"property_sets", Sets}});
+  }
+  return {{"version", BundleVersion}, {"images", Images}};
+}
+
+void printText(const std::string &Path, const Bundle &Input, const DeviceBinaries &View) {
+  std::cout << Path << ": dglink bundle version " << BundleVersion << ", " << Input.Images.size()
+            << (Input.Images.size() == 1 ? " image\n" : " images\n");
+  for (size_t I = 0; I < Input.Images.size(); ++I) {
+    const BundleImage &Image = Input.Images[I];
+    ImageMetadata Metadata;
+    readImageMetadata(View.image(I), Metadata);
+    std::cout << "\nimage " << I << ": " << Image.Name << "\n"
+              << "  target:          " << Image.Target << "\n"
+              << "  format:          " << binaryFormatName(Image.Format) << "\n"
+              << "  size:            " << Image.Binary.size() << " bytes\n"
+              << "  compile options: " << Image.CompileOptions << "\n"
+              << "  link options:    " << Image.LinkOptions << "\n"
+              << "  entries:        ";
+    for (const std::string &Entry : Image.Entries)
+      std::cout << " " << Entry;
+    std::cout << "\n";
+    // name=type|value, the types numbered as in pi.h (1 UINT32, 2 BYTE_ARRAY, 3 STRING).
+    for (const BundlePropertySet &Set : Image.PropertySets) {
+      std::cout << "  [" << Set.Name << "]\n";
+      for (const BundleProperty &Property : Set.Properties) {
+        std::cout << "    " << Property.Name << "=" << Property.Type << "|";
+        if (Property.Type == PI_PROPERTY_TYPE_UINT32) {
+          std::cout << Property.ValSize;
+        } else if (Property.Type == PI_PROPERTY_TYPE_STRING) {
+          std::cout << text(Property);
+        } else {
+          std::cout << hex(Property.Value, 8);
+          auto Global = Metadata.DeviceGlobals.find(Property.Name);
+          if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS && Global != Metadata.DeviceGlobals.end())
+            std::cout << "  (" << describe(Global->second) << ")";
+        }
+        std::cout << "\n";
+      }
+    }
+  }
+}
+
+} // namespace
+
+int runInspect(const InspectOptions &Options) {
+  Bundle Input;
+  if (readBundleFile(Options.Bundle, Input) != PI_SUCCESS) {
+    std::fprintf(stderr, "dglink inspect: %s: %s\n", resultName(lastErrorCode()),
+                 lastErrorMessage().c_str());
+    return 1;
+  }
+  DeviceBinaries View(Input);
+  if (Options.Json)
+    std::cout << toJson(Input, View).dump(2) << "\n";
+  else
+    printText(Options.Bundle, Input, View);
+  return 0;
+}
+#endif
+
+} // namespace dglink::tools
