@@ -218,15 +218,23 @@ void QueueTest::buildProgram(const std::string &Name, const std::string &Format,
            << buildLog(Out.get());
 }
 
-// ---- ProgramTest ----
+// ---- BuiltProgramTest, ProgramTest ----
+
+void BuiltProgramTest::SetUp() {
+  QueueTest::SetUp();
+  if (HasFatalFailure() || IsSkipped())
+    return;
+  std::string WhyNot;
+  if (!chooseFormat(Format, WhyNot, ForLinking))
+    GTEST_SKIP() << WhyNot;
+}
 
 void ProgramTest::SetUp() {
   QueueTest::SetUp();
   if (HasFatalFailure() || IsSkipped())
     return;
   if (!executesKernels())
-    GTEST_SKIP() << "device does not execute kernels (PI_EXT_DEVICE_INFO_EXECUTES_KERNELS "
-                    "is false)";
+    GTEST_SKIP() << DGLINK_NO_KERNEL_EXECUTION_REASON;
   std::string WhyNot;
   if (!chooseFormat(Format, WhyNot, ForLinking))
     GTEST_SKIP() << WhyNot;

@@ -106,9 +106,12 @@ private:
   std::vector<std::unique_ptr<DeviceImage>> OwnedImages; // live as long as their programs
 };
 
-// Scenarios that build and run device code, in Format (chooseFormat); the test
-// skips if there is none or if the device does not execute kernels.
-class ProgramTest : public QueueTest {
+// Scenarios that build programs in Format (chooseFormat) and use them from the
+// host (device-global copies, kernel creation, linking) without running a
+// kernel; the test skips if there is no format. This level also runs on
+// devices that do not execute kernels (a test driver); a scenario that goes on
+// to run a kernel says so with DGLINK_REQUIRE_KERNEL_EXECUTION() first.
+class BuiltProgramTest : public QueueTest {
 protected:
   void SetUp() override;
   void buildProgram(const std::string &Name, ProgramHandle &Out) {
@@ -119,11 +122,31 @@ protected:
   bool ForLinking = false;
 };
 
-// Scenarios that compile and link: Format is a link format the device advertises.
-class LinkTest : public ProgramTest {
+// Scenarios that build and run device code: BuiltProgramTest, skipped as a
+// whole on a device that does not execute kernels.
+class ProgramTest : public BuiltProgramTest {
+protected:
+  void SetUp() override;
+};
+
+// Scenarios that compile and link: Format is a link format the device
+// advertises. Linking needs no kernel to run; running the result does.
+class LinkTest : public BuiltProgramTest {
 protected:
   LinkTest() { ForLinking = true; }
 };
+
+// The reason every kernel-running scenario gives on a device that runs none.
+#define DGLINK_NO_KERNEL_EXECUTION_REASON                                                          \
+  "device does not execute kernels (PI_EXT_DEVICE_INFO_EXECUTES_KERNELS is false)"
+
+// In a test body (a fixture member function): skip the rest of the scenario
+// where the device does not execute kernels; what ran before stands.
+#define DGLINK_REQUIRE_KERNEL_EXECUTION()                                                          \
+  do {                                                                                             \
+    if (!executesKernels())                                                                        \
+      GTEST_SKIP() << DGLINK_NO_KERNEL_EXECUTION_REASON;                                           \
+  } while (0)
 
 // Instantiates a fixture's tests for every selected device, named by device id.
 // No device is not an error: Discovery.DevicesFound skips with the reason.

@@ -7,7 +7,7 @@ namespace {
 
 constexpr size_t Count = 512;
 
-class Events : public ProgramTest {
+class Events : public BuiltProgramTest {
 protected:
   pi_int32 status(pi_event Event) {
     pi_int32 Status = -1;
@@ -70,6 +70,7 @@ TEST_P(Events, NonBlockingUsmMemcpy) {
 }
 
 TEST_P(Events, KernelWaitsOnPreviousEvent) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   ProgramHandle Program;
   ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
   KernelHandle Increment;
@@ -102,6 +103,7 @@ TEST_P(Events, KernelWaitsOnPreviousEvent) {
 }
 
 TEST_P(Events, BarrierAfterKernel) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   ProgramHandle Program;
   ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
   KernelHandle Fill;

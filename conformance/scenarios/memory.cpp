@@ -9,10 +9,10 @@ namespace {
 constexpr size_t Count = 1024;
 int32_t pattern(size_t I) { return int32_t(I) * 3 + 1; }
 
-class Memory : public ProgramTest {
+class Memory : public BuiltProgramTest {
 protected:
   void SetUp() override {
-    ProgramTest::SetUp();
+    BuiltProgramTest::SetUp();
     if (HasFatalFailure() || IsSkipped())
       return;
     ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
@@ -44,6 +44,7 @@ protected:
 DGLINK_INSTANTIATE_FOR_DEVICES(Memory);
 
 TEST_P(Memory, BufferKernelWrite) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   std::vector<int32_t> Values;
   ASSERT_NO_FATAL_FAILURE(runOnBuffer(FillPattern.get(), Count, Values));
   EXPECT_EVERY_ELEMENT(Values, pattern);
@@ -67,6 +68,7 @@ TEST_P(Memory, BufferWriteRead) {
 }
 
 TEST_P(Memory, UsmDeviceKernelWrite) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
   if (IsSkipped())
     return;
@@ -80,6 +82,7 @@ TEST_P(Memory, UsmDeviceKernelWrite) {
 }
 
 TEST_P(Memory, UsmSharedKernelWrite) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
   if (IsSkipped())
     return;

@@ -10,10 +10,10 @@ namespace {
 
 constexpr size_t Bytes = 256;
 
-class WaitLists : public ProgramTest {
+class WaitLists : public BuiltProgramTest {
 protected:
   void SetUp() override {
-    ProgramTest::SetUp();
+    BuiltProgramTest::SetUp();
     if (HasFatalFailure() || IsSkipped())
       return;
     ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));

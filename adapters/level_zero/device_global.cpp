@@ -1,0 +1,174 @@
+// piextEnqueueDeviceGlobalVariableRead/Write: validation in the order of the
+// error contract, a cached zeModuleGetGlobalPointer lookup (the unique id,
+// which a HostAccessINTEL decoration names, then the exported symbol), and
+// copies appended to the queue's immediate command list.
+#include "handles.h"
+
+#include <dglink/support/log.h>
+
+#include <algorithm>
+
+namespace dglink::level_zero {
+
+DeviceGlobalCache::~DeviceGlobalCache() {
+  const DeviceGlobalEntry *Entry = Head.load(std::memory_order_acquire);
+  while (Entry != nullptr) {
+    const DeviceGlobalEntry *Next = Entry->Next;
+    delete Entry;
+    Entry = Next;
+  }
+}
+
+namespace {
+
+// The module symbol of a device global's unique id (the image metadata's
+// "SYCL/device global symbols" set); the unique id itself without one.
+std::string symbolFor(const ImageMetadata &Metadata, const char *Name) {
+  auto Set = Metadata.RawSets.find(DeviceGlobalSymbolsSet);
+  if (Set != Metadata.RawSets.end()) {
+    auto Property = Set->second.find(Name);
+    if (Property != Set->second.end() && !Property->second.empty())
+      return std::string(Property->second.begin(),
+                         std::find(Property->second.begin(), Property->second.end(), '\0'));
+  }
+  // Flat metadata (piProgramCreateWithBinary) keeps "<set>/<id>" in the
+  // program-metadata set.
+  Set = Metadata.RawSets.find(PI_PROPERTY_SET_PROGRAM_METADATA);
+  if (Set != Metadata.RawSets.end()) {
+    auto Property = Set->second.find(std::string(DeviceGlobalSymbolsSet) + "/" + Name);
+    if (Property != Set->second.end() && !Property->second.empty())
+      return std::string(Property->second.begin(),
+                         std::find(Property->second.begin(), Property->second.end(), '\0'));
+  }
+  return Name;
+}
+
+// zeModuleGetGlobalPointer of Name in each module; false if none has it.
+pi_result findInModules(const _pi_program &Program, const std::string &Name, void *&Address,
+                        size_t &Size, bool &Found) {
+  Found = false;
+  for (ze_module_handle_t Module : Program.Modules) {
+    const ze_result_t Result = ze().zeModuleGetGlobalPointer(Module, Name.c_str(), &Size, &Address);
+    if (Result == ZE_RESULT_SUCCESS) {
+      Found = true;
+      return PI_SUCCESS;
+    }
+    if (Result != ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)
+      return zeError(Result, "zeModuleGetGlobalPointer");
+  }
+  return PI_SUCCESS;
+}
+
+pi_result lookup(_pi_program &Program, const char *Function, const char *Name,
+                 const DeviceGlobalEntry *&Entry) {
+  Entry = Program.Globals.find(Name);
+  if (Entry != nullptr)
+    return PI_SUCCESS;
+  std::lock_guard<std::mutex> Lock(Program.Globals.insertMutex());
+  Entry = Program.Globals.find(Name); // another thread may have looked it up
+  if (Entry != nullptr)
+    return PI_SUCCESS;
+
+  auto NewEntry = std::make_unique<DeviceGlobalEntry>();
+  NewEntry->Name = Name;
+  // The seed's rule: the driver matches the HostAccessINTEL name (the unique
+  // id) first, then the export name; where the image maps the unique id to a
+  // different symbol, that symbol is asked for next.
+  size_t ModuleBytes = 0;
+  bool Found = false;
+  DGLINK_TRY(findInModules(Program, Name, NewEntry->Address, ModuleBytes, Found));
+  const std::string Symbol = symbolFor(*Program.Metadata, Name);
+  if (!Found && Symbol != Name)
+    DGLINK_TRY(findInModules(Program, Symbol, NewEntry->Address, ModuleBytes, Found));
+  logger().trace("level_zero: device global lookup: '{}' (symbol '{}') in program {}: {}", Name,
+                 Symbol, fmt::ptr(&Program), Found ? "found" : "not found");
+  if (!Found) {
+    if (Symbol != Name)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: device global '{}' (symbol '{}') is not in program {} "
+                  "(zeModuleGetGlobalPointer: ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)",
+                  Function, Name, Symbol, fmt::ptr(&Program));
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: device global '{}' is not in program {} (zeModuleGetGlobalPointer: "
+                "ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)",
+                Function, Name, fmt::ptr(&Program));
+  }
+  NewEntry->Size = ModuleBytes;
+  auto Info = Program.Metadata->DeviceGlobals.find(Name);
+  if (Info != Program.Metadata->DeviceGlobals.end()) {
+    // The smaller of the declared and the real size bounds every copy.
+    if (Info->second.Size != ModuleBytes)
+      logger().warn("level_zero: device global '{}': metadata says {} bytes, the module {}", Name,
+                    Info->second.Size, ModuleBytes);
+    NewEntry->Size = std::min<size_t>(Info->second.Size, ModuleBytes);
+    NewEntry->Access = Info->second.Access;
+  }
+  Entry = Program.Globals.insert(std::move(NewEntry));
+  return PI_SUCCESS;
+}
+
+// Everything both entry points check before copying, in the contract's order.
+pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
+                  const void *HostPointer, const char *HostPointerName, size_t Count, size_t Offset,
+                  pi_uint32 NumEvents, const pi_event *Events, bool IsWrite,
+                  const DeviceGlobalEntry *&Entry) {
+  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
+  if (Name == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
+  if (HostPointer == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  DGLINK_TRY(checkWaitList(NumEvents, Events, &PluginFunctions));
+  if (!Program->Executable.load(std::memory_order_acquire) ||
+      Program->Context->Device != Queue->Device)
+    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                "{}: program {} is not built for device '{}' of the queue", Function,
+                fmt::ptr(Program), Queue->Device->Name);
+  DGLINK_TRY(lookup(*Program, Function, Name, Entry));
+  DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Entry->Size));
+  const HostAccess Access = Entry->Access;
+  const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)
+                               : (Access == HostAccess::Read || Access == HostAccess::ReadWrite);
+  if (!Allowed)
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "{}: device global '{}' has host_access '{}': the host may not {} it", Function,
+                Name, hostAccessName(Access), IsWrite ? "write" : "read");
+  return PI_SUCCESS;
+}
+
+pi_result copy(pi_queue Queue, bool Blocking, void *Dst, const void *Src, size_t Count,
+               pi_uint32 NumEvents, const pi_event *Events, pi_event *Event) {
+  return enqueue(*Queue, "zeCommandListAppendMemoryCopy", Blocking, NumEvents, Events, Event,
+                 [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                   return ze().zeCommandListAppendMemoryCopy(Queue->List, Dst, Src, Count, Signal,
+                                                             NumWaits, Waits);
+                 });
+}
+
+} // namespace
+} // namespace dglink::level_zero
+
+using namespace dglink::level_zero;
+
+extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
+    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
+    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
+    pi_event *Event) {
+  const DeviceGlobalEntry *Entry = nullptr;
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset, NumEventsInWaitList,
+                     EventsWaitList, true, Entry));
+  return copy(Queue, BlockingWrite != PI_FALSE, static_cast<char *>(Entry->Address) + Offset, Src,
+              Count, NumEventsInWaitList, EventsWaitList, Event);
+}
+
+extern "C" PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(
+    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead, size_t Count,
+    size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
+    pi_event *Event) {
+  const DeviceGlobalEntry *Entry = nullptr;
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset, NumEventsInWaitList,
+                     EventsWaitList, false, Entry));
+  return copy(Queue, BlockingRead != PI_FALSE, Dst,
+              static_cast<const char *>(Entry->Address) + Offset, Count, NumEventsInWaitList,
+              EventsWaitList, Event);
+}

@@ -1,0 +1,256 @@
+// The Level Zero adapter on its own (linked directly, no dispatch layer):
+// zero platforms without a driver; on the test driver, what the conformance
+// suite cannot reach: the HostAccessINTEL name found first, flat metadata of
+// piProgramCreateWithBinary, native binaries, a module that imports built
+// alone, and the message of a refused launch.
+#include "spirv_builder.h"
+
+#include <dglink/pi.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string lastError() {
+  char *Message = nullptr;
+  piPluginGetLastError(&Message);
+  return Message != nullptr ? Message : "";
+}
+
+#define EXPECT_PI(Expected, Call)                                                                  \
+  do {                                                                                             \
+    const pi_result Result_ = (Call);                                                              \
+    EXPECT_EQ(Result_, Expected) << #Call << ": " << lastError();                                  \
+  } while (0)
+#define ASSERT_PI_OK(Call)                                                                         \
+  do {                                                                                             \
+    const pi_result Result_ = (Call);                                                              \
+    ASSERT_EQ(Result_, PI_SUCCESS) << #Call << ": " << lastError();                                \
+  } while (0)
+
+// ctest runs this with ZE_ENABLE_ALT_DRIVERS empty: the loader finds no driver.
+TEST(NoDriver, AdapterLoadsAndReportsZeroPlatforms) {
+  pi_plugin Plugin = {};
+  std::strcpy(Plugin.PiVersion, PI_VERSION_STRING);
+  ASSERT_PI_OK(piPluginInit(&Plugin));
+  EXPECT_STREQ(Plugin.Targets, "level_zero");
+  pi_uint32 Count = 7;
+  ASSERT_PI_OK(piPlatformsGet(0, nullptr, &Count));
+  EXPECT_EQ(Count, 0u);
+}
+
+class OnTestDriver : public ::testing::Test {
+protected:
+  void SetUp() override {
+    pi_uint32 Count = 0;
+    ASSERT_PI_OK(piPlatformsGet(0, nullptr, &Count));
+    ASSERT_EQ(Count, 1u) << "ZE_ENABLE_ALT_DRIVERS should name the test driver";
+    ASSERT_PI_OK(piPlatformsGet(1, &Platform, nullptr));
+    ASSERT_PI_OK(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 1, &Device, &Count));
+    ASSERT_PI_OK(piContextCreate(nullptr, 1, &Device, &Context));
+    ASSERT_PI_OK(piQueueCreate(Context, Device, 0, &Queue));
+  }
+  void TearDown() override {
+    for (pi_program Program : Programs)
+      EXPECT_PI(PI_SUCCESS, piProgramRelease(Program));
+    if (Queue != nullptr)
+      EXPECT_PI(PI_SUCCESS, piQueueRelease(Queue));
+    if (Context != nullptr)
+      EXPECT_PI(PI_SUCCESS, piContextRelease(Context));
+  }
+  std::string deviceString(pi_device_info Name) {
+    size_t Size = 0;
+    EXPECT_PI(PI_SUCCESS, piDeviceGetInfo(Device, Name, 0, nullptr, &Size));
+    std::string Value(Size, '\0');
+    EXPECT_PI(PI_SUCCESS, piDeviceGetInfo(Device, Name, Size, Value.data(), nullptr));
+    return Value.c_str();
+  }
+  std::string buildLog(pi_program Program) {
+    size_t Size = 0;
+    EXPECT_PI(PI_SUCCESS,
+              piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, 0, nullptr, &Size));
+    std::string Log(Size, '\0');
+    EXPECT_PI(PI_SUCCESS, piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, Size,
+                                                Log.data(), nullptr));
+    return Log.c_str();
+  }
+  pi_program fromIl(const std::vector<uint8_t> &Bytes) {
+    pi_program Program = nullptr;
+    EXPECT_PI(PI_SUCCESS, piProgramCreate(Context, Bytes.data(), Bytes.size(), &Program));
+    if (Program != nullptr)
+      Programs.push_back(Program);
+    return Program;
+  }
+
+  pi_platform Platform = nullptr;
+  pi_device Device = nullptr;
+  pi_context Context = nullptr;
+  pi_queue Queue = nullptr;
+  std::vector<pi_program> Programs;
+};
+
+TEST_F(OnTestDriver, DeviceSaysItIsTheTestDriver) {
+  EXPECT_NE(deviceString(PI_DEVICE_INFO_NAME).find("dglink Level Zero test driver"),
+            std::string::npos);
+  pi_bool Executes = PI_TRUE;
+  ASSERT_PI_OK(piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_EXECUTES_KERNELS, sizeof(Executes),
+                               &Executes, nullptr));
+  EXPECT_EQ(Executes, PI_FALSE);
+  pi_device_type Type = 0;
+  ASSERT_PI_OK(piDeviceGetInfo(Device, PI_DEVICE_INFO_TYPE, sizeof(Type), &Type, nullptr));
+  EXPECT_EQ(Type, PI_DEVICE_TYPE_ACC) << "never a GPU";
+  const std::string Extensions = deviceString(PI_DEVICE_INFO_EXTENSIONS);
+  EXPECT_NE(Extensions.find(PI_EXT_SPIRV64_LINKING), std::string::npos) << Extensions;
+  EXPECT_NE(Extensions.find(PI_EXT_DEVICE_GLOBAL_ACCESS), std::string::npos) << Extensions;
+  EXPECT_NE(Extensions.find("dglink_test_driver_no_kernel_execution"), std::string::npos);
+  EXPECT_EQ(deviceString(PI_EXT_DEVICE_INFO_LINK_FORMATS), "spirv64");
+  EXPECT_EQ(deviceString(PI_EXT_DEVICE_INFO_IMAGE_FORMATS), "spirv64");
+}
+
+// int uid_var (HostAccessINTEL "the_uid", exported as "the_symbol") = 5, and a
+// kernel "k" taking one pointer.
+std::vector<uint8_t> hostAccessModule() {
+  using dglink::ze_test::SpirvBuilder;
+  SpirvBuilder B;
+  B.op(15, SpirvBuilder::join(SpirvBuilder::join({6, 60}, SpirvBuilder::string("k")), {}));
+  B.hostAccess(30, 2, "the_uid").linkage(30, "the_symbol", 0);
+  B.op(21, {1, 32, 0}).op(43, {1, 2, 5}).op(32, {4, 5, 1}).op(19, {24}).op(33, {25, 24, 4});
+  B.op(59, {4, 30, 5, 2});
+  B.op(54, {24, 60, 0, 25}).op(55, {4, 61}).op(248, {62}).op(253, {}).op(56, {});
+  return B.bytes();
+}
+
+TEST_F(OnTestDriver, HostAccessNameIsTheUniqueId) {
+  pi_program Program = fromIl(hostAccessModule());
+  ASSERT_NE(Program, nullptr);
+  ASSERT_PI_OK(piProgramBuild(Program, 1, &Device, "", nullptr, nullptr));
+  int32_t Value = 0;
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queue, Program, "the_uid", PI_TRUE, 4, 0,
+                                                    &Value, 0, nullptr, nullptr));
+  EXPECT_EQ(Value, 5);
+  const int32_t Written = 77;
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "the_uid", PI_TRUE, 4, 0,
+                                                     &Written, 0, nullptr, nullptr));
+  // The export name reaches the same variable.
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queue, Program, "the_symbol", PI_TRUE, 4, 0,
+                                                    &Value, 0, nullptr, nullptr));
+  EXPECT_EQ(Value, 77);
+  EXPECT_PI(PI_ERROR_INVALID_VALUE,
+            piextEnqueueDeviceGlobalVariableRead(Queue, Program, "other", PI_TRUE, 4, 0, &Value, 0,
+                                                 nullptr, nullptr));
+  EXPECT_NE(lastError().find("device global 'other' is not in program"), std::string::npos)
+      << lastError();
+  EXPECT_NE(lastError().find("ZE_RESULT_ERROR_INVALID_GLOBAL_NAME"), std::string::npos);
+  // 4 bytes from the module: one byte more is refused, naming the size.
+  EXPECT_PI(PI_ERROR_INVALID_VALUE,
+            piextEnqueueDeviceGlobalVariableRead(Queue, Program, "the_uid", PI_TRUE, 4, 1, &Value,
+                                                 0, nullptr, nullptr));
+  EXPECT_NE(lastError().find("size of 4 bytes"), std::string::npos) << lastError();
+}
+
+TEST_F(OnTestDriver, LaunchIsRefusedWithTheReason) {
+  pi_program Program = fromIl(hostAccessModule());
+  ASSERT_PI_OK(piProgramBuild(Program, 1, &Device, "", nullptr, nullptr));
+  pi_kernel Kernel = nullptr;
+  ASSERT_PI_OK(piKernelCreate(Program, "k", &Kernel));
+  pi_uint32 NumArgs = 0;
+  ASSERT_PI_OK(
+      piKernelGetInfo(Kernel, PI_KERNEL_INFO_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr));
+  EXPECT_EQ(NumArgs, 1u);
+  void *Null = nullptr;
+  EXPECT_PI(PI_ERROR_INVALID_ARG_INDEX, piextKernelSetArgPointer(Kernel, 1, sizeof(Null), &Null));
+  EXPECT_PI(PI_ERROR_INVALID_ARG_SIZE, piKernelSetArg(Kernel, 0, 4, &Null));
+  ASSERT_PI_OK(piextKernelSetArgPointer(Kernel, 0, sizeof(Null), &Null));
+  const size_t Global = 4;
+  pi_event Event = nullptr;
+  EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE,
+            piEnqueueKernelLaunch(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, &Event));
+  EXPECT_NE(lastError().find("executes no kernels"), std::string::npos) << lastError();
+  EXPECT_NE(lastError().find("ZE_RESULT_ERROR_UNSUPPORTED_FEATURE"), std::string::npos);
+  EXPECT_EQ(Event, nullptr);
+  EXPECT_PI(PI_SUCCESS, piKernelRelease(Kernel));
+}
+
+// piProgramCreateWithBinary: the flat metadata maps the unique id to its
+// symbol; a native binary of the driver is accepted, garbage fails the build.
+TEST_F(OnTestDriver, BinariesAndFlatMetadata) {
+  const std::vector<uint8_t> Image =
+      dglink::ze_test::readSpirvFile(DGLINK_ZE_TEST_SPIRV_DIR, "device_globals");
+  if (Image.empty())
+    GTEST_SKIP() << "no device_globals.spv (llvm-spirv-15 missing when dglink was built)";
+  char SymbolName[] = "SYCL/device global symbols/dg_counter_uid";
+  char Symbol[] = "dg_counter";
+  _pi_device_binary_property_struct Property = {SymbolName, Symbol, PI_PROPERTY_TYPE_STRING,
+                                                sizeof(Symbol)};
+  pi_device_binary_property Metadata = &Property;
+  const unsigned char *Binary = Image.data();
+  const size_t Length = Image.size();
+  pi_int32 Status = -1;
+  pi_program Program = nullptr;
+  ASSERT_PI_OK(piProgramCreateWithBinary(Context, 1, &Device, &Length, &Binary, 1, &Metadata,
+                                         &Status, &Program));
+  Programs.push_back(Program);
+  EXPECT_EQ(Status, PI_SUCCESS);
+  ASSERT_PI_OK(piProgramBuild(Program, 1, &Device, "-cl-std=CL2.0", nullptr, nullptr));
+  const int32_t Written = 0x600D;
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "dg_counter_uid", PI_TRUE, 4,
+                                                     0, &Written, 0, nullptr, nullptr));
+  int32_t Back = 0;
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queue, Program, "dg_counter", PI_TRUE, 4, 0,
+                                                    &Back, 0, nullptr, nullptr));
+  EXPECT_EQ(Back, 0x600D);
+
+  // The driver's own native format: its tag, then the SPIR-V.
+  std::vector<unsigned char> Native(8 + Image.size());
+  std::memcpy(Native.data(), "DGLZNAT1", 8);
+  std::memcpy(Native.data() + 8, Image.data(), Image.size());
+  const unsigned char *NativeBinary = Native.data();
+  const size_t NativeLength = Native.size();
+  pi_program NativeProgram = nullptr;
+  ASSERT_PI_OK(piProgramCreateWithBinary(Context, 1, &Device, &NativeLength, &NativeBinary, 0,
+                                         nullptr, nullptr, &NativeProgram));
+  Programs.push_back(NativeProgram);
+  ASSERT_PI_OK(piProgramBuild(NativeProgram, 1, &Device, "", nullptr, nullptr));
+  pi_device_binary_format Format = PI_DEVICE_BINARY_TYPE_NONE;
+  ASSERT_PI_OK(piProgramGetInfo(NativeProgram, PI_EXT_PROGRAM_INFO_FORMAT, sizeof(Format), &Format,
+                                nullptr));
+  EXPECT_EQ(Format, PI_DEVICE_BINARY_TYPE_NATIVE);
+
+  const std::vector<unsigned char> Garbage(64, 0x5A);
+  const unsigned char *GarbageBinary = Garbage.data();
+  const size_t GarbageLength = Garbage.size();
+  pi_program Bad = nullptr;
+  ASSERT_PI_OK(piProgramCreateWithBinary(Context, 1, &Device, &GarbageLength, &GarbageBinary, 0,
+                                         nullptr, nullptr, &Bad));
+  Programs.push_back(Bad);
+  EXPECT_PI(PI_ERROR_INVALID_BINARY, piProgramBuild(Bad, 1, &Device, "", nullptr, nullptr));
+  EXPECT_NE(buildLog(Bad).find("not a native binary of the dglink test driver"), std::string::npos)
+      << buildLog(Bad);
+  // SPIR-V only for IL.
+  pi_program NotIl = nullptr;
+  EXPECT_PI(PI_ERROR_INVALID_BINARY,
+            piProgramCreate(Context, Garbage.data(), Garbage.size(), &NotIl));
+  EXPECT_EQ(NotIl, nullptr);
+}
+
+TEST_F(OnTestDriver, BuildOptionsReachTheDriver) {
+  pi_program Program = fromIl(hostAccessModule());
+  EXPECT_PI(PI_ERROR_BUILD_PROGRAM_FAILURE,
+            piProgramBuild(Program, 1, &Device, "-O2 not-an-option", nullptr, nullptr));
+  EXPECT_NE(buildLog(Program).find("build option 'not-an-option'"), std::string::npos)
+      << buildLog(Program);
+  pi_program_build_status Status = PI_PROGRAM_BUILD_STATUS_NONE;
+  ASSERT_PI_OK(piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_STATUS, sizeof(Status),
+                                     &Status, nullptr));
+  EXPECT_EQ(Status, PI_PROGRAM_BUILD_STATUS_ERROR);
+  ASSERT_PI_OK(piProgramBuild(Program, 1, &Device, "-O2", nullptr, nullptr));
+  ASSERT_PI_OK(piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_STATUS, sizeof(Status),
+                                     &Status, nullptr));
+  EXPECT_EQ(Status, PI_PROGRAM_BUILD_STATUS_SUCCESS);
+}
+
+} // namespace

@@ -1,0 +1,1130 @@
+// libdglink_ze_test_driver: a Level Zero driver for TESTS ONLY, loaded by the
+// real Level Zero loader through ZE_ENABLE_ALT_DRIVERS. It keeps everything in
+// host memory: one device that says in its name (and through the driver
+// extension "dglink_test_driver_no_kernel_execution") that it executes no
+// kernels; contexts, immediate command lists that run copies and fills at
+// once, events, USM, and modules read from SPIR-V with real storage for their
+// program-scope variables, zeModuleGetGlobalPointer (HostAccessINTEL name
+// first, then the export name) and zeModuleDynamicLink. Kernel launches are
+// refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
+//
+// Only the zeGet*ProcAddrTable functions are exported; the loader reaches
+// everything else through the tables they fill.
+#include "spirv_module.h"
+
+#include <level_zero/ze_api.h>
+#include <level_zero/ze_ddi.h>
+#include <level_zero/zes_ddi.h>
+#include <level_zero/zet_ddi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+using dglink::ze_test::readSpirvModule;
+using dglink::ze_test::SpirvGlobal;
+using dglink::ze_test::SpirvKernel;
+using dglink::ze_test::SpirvModule;
+
+// The driver extension that tells an adapter this device runs no kernels.
+#define DGLINK_TEST_DRIVER_EXTENSION "dglink_test_driver_no_kernel_execution"
+#define DGLINK_TEST_DEVICE_NAME "dglink Level Zero test driver (host memory, executes no kernels)"
+// Native binaries of this driver: this tag, then the module's SPIR-V.
+static const char NativeTag[8] = {'D', 'G', 'L', 'Z', 'N', 'A', 'T', '1'};
+
+struct _ze_driver_handle_t {};
+struct _ze_device_handle_t {};
+struct _ze_context_handle_t {};
+struct _ze_command_list_handle_t {
+  _ze_context_handle_t *Context = nullptr;
+  std::mutex Mutex; // commands of one list run one at a time, in order
+};
+struct _ze_event_pool_handle_t {
+  uint32_t Count = 0;
+  std::mutex Mutex;
+  std::vector<bool> Used;
+};
+struct _ze_event_handle_t {
+  _ze_event_pool_handle_t *Pool = nullptr;
+  uint32_t Index = 0;
+  std::atomic<bool> Signaled{false};
+};
+struct _ze_module_build_log_handle_t {
+  std::string Text;
+};
+
+namespace {
+
+// Storage of one module global, aligned for any type it may hold.
+struct GlobalStorage {
+  const SpirvGlobal *Declaration = nullptr;
+  uint8_t *Bytes = nullptr;
+};
+
+} // namespace
+
+struct _ze_module_handle_t {
+  SpirvModule Spirv;
+  std::vector<uint8_t> Il;
+  std::string BuildFlags;
+  std::vector<GlobalStorage> Storage; // one per defined (not imported) global
+  std::set<std::string> Unresolved;   // imports not yet linked
+  ~_ze_module_handle_t();
+};
+
+struct _ze_kernel_handle_t {
+  _ze_module_handle_t *Module = nullptr;
+  const SpirvKernel *Kernel = nullptr;
+  std::vector<bool> ArgumentSet;
+  uint32_t GroupSize[3] = {1, 1, 1};
+};
+
+namespace {
+
+_ze_driver_handle_t TheDriver;
+_ze_device_handle_t TheDevice;
+
+// Every allocation the driver made (USM and module globals), so that a copy
+// touching one is checked against its end.
+struct Allocation {
+  size_t Size = 0;
+  ze_memory_type_t Type = ZE_MEMORY_TYPE_UNKNOWN;
+  bool ModuleGlobal = false;
+};
+std::mutex AllocationsMutex;
+std::map<const uint8_t *, Allocation> Allocations;
+
+uint8_t *allocate(size_t Size, size_t Alignment, Allocation Info) {
+  Alignment = std::max<size_t>(Alignment, 64);
+  const size_t Rounded = (std::max<size_t>(Size, 1) + Alignment - 1) / Alignment * Alignment;
+  auto *Bytes = static_cast<uint8_t *>(std::aligned_alloc(Alignment, Rounded));
+  if (Bytes == nullptr)
+    return nullptr;
+  Info.Size = Size;
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  Allocations[Bytes] = Info;
+  return Bytes;
+}
+
+bool release(void *Pointer, bool ModuleGlobal) {
+  {
+    std::lock_guard<std::mutex> Lock(AllocationsMutex);
+    auto It = Allocations.find(static_cast<const uint8_t *>(Pointer));
+    if (It == Allocations.end() || It->second.ModuleGlobal != ModuleGlobal)
+      return false;
+    Allocations.erase(It);
+  }
+  std::free(Pointer);
+  return true;
+}
+
+// A range that starts inside a known allocation must end inside it.
+bool rangeFits(const void *Pointer, size_t Size) {
+  const auto *Start = static_cast<const uint8_t *>(Pointer);
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  auto It = Allocations.upper_bound(Start);
+  if (It == Allocations.begin())
+    return true;
+  --It;
+  const size_t Offset = static_cast<size_t>(Start - It->first);
+  if (Offset >= It->second.Size)
+    return true; // host memory after that allocation: not the driver's to check
+  return Size <= It->second.Size - Offset;
+}
+
+template <typename T> bool isPowerOfTwo(T Value) {
+  return Value != 0 && (Value & (Value - 1)) == 0;
+}
+
+} // namespace
+
+_ze_module_handle_t::~_ze_module_handle_t() {
+  for (GlobalStorage &Global : Storage)
+    release(Global.Bytes, true);
+}
+
+namespace {
+
+// ---- driver, device, context ----
+
+ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
+  return Flags > 3 ? ZE_RESULT_ERROR_INVALID_ENUMERATION : ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL driverGet(uint32_t *Count, ze_driver_handle_t *Drivers) {
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Drivers != nullptr && *Count >= 1)
+    Drivers[0] = &TheDriver;
+  *Count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL driverGetApiVersion(ze_driver_handle_t Driver, ze_api_version_t *Version) {
+  if (Driver == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Version == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Version = ZE_API_VERSION_1_4;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL driverGetProperties(ze_driver_handle_t Driver,
+                                           ze_driver_properties_t *Properties) {
+  if (Driver == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::memset(&Properties->uuid, 0, sizeof(Properties->uuid));
+  std::memcpy(Properties->uuid.id, "dglink-ze-test", 14);
+  Properties->driverVersion = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL driverGetExtensionProperties(ze_driver_handle_t Driver, uint32_t *Count,
+                                                    ze_driver_extension_properties_t *Properties) {
+  if (Driver == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Properties != nullptr && *Count >= 1) {
+    std::memset(Properties[0].name, 0, sizeof(Properties[0].name));
+    std::strncpy(Properties[0].name, DGLINK_TEST_DRIVER_EXTENSION, ZE_MAX_EXTENSION_NAME - 1);
+    Properties[0].version = 1;
+  }
+  *Count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGet(ze_driver_handle_t Driver, uint32_t *Count,
+                                 ze_device_handle_t *Devices) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Devices != nullptr && *Count >= 1)
+    Devices[0] = &TheDevice;
+  *Count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetSubDevices(ze_device_handle_t Device, uint32_t *Count,
+                                           ze_device_handle_t *) {
+  if (Device == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Count = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
+                                           ze_device_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const ze_structure_type_t Type = Properties->stype;
+  void *Next = Properties->pNext;
+  std::memset(Properties, 0, sizeof(*Properties));
+  Properties->stype = Type;
+  Properties->pNext = Next;
+  // Not a GPU and not Intel's vendor id: nothing here may pass for hardware.
+  Properties->type = ZE_DEVICE_TYPE_VPU;
+  Properties->vendorId = 0;
+  Properties->deviceId = 0;
+  Properties->maxMemAllocSize = uint64_t(1) << 30;
+  Properties->numThreadsPerEU = 1;
+  Properties->physicalEUSimdWidth = 1;
+  Properties->numEUsPerSubslice = 1;
+  Properties->numSubslicesPerSlice = 1;
+  Properties->numSlices = 1;
+  std::strncpy(Properties->name, DGLINK_TEST_DEVICE_NAME, ZE_MAX_DEVICE_NAME - 1);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetComputeProperties(ze_device_handle_t Device,
+                                                  ze_device_compute_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Properties->maxTotalGroupSize = 1024;
+  Properties->maxGroupSizeX = 1024;
+  Properties->maxGroupSizeY = 1024;
+  Properties->maxGroupSizeZ = 64;
+  Properties->maxGroupCountX = 0xFFFFFFFFu;
+  Properties->maxGroupCountY = 0xFFFFu;
+  Properties->maxGroupCountZ = 0xFFFFu;
+  Properties->maxSharedLocalMemory = 65536;
+  Properties->numSubGroupSizes = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetModuleProperties(ze_device_handle_t Device,
+                                                 ze_device_module_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Properties->spirvVersionSupported = ZE_MAKE_VERSION(1, 4);
+  Properties->flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  const ze_device_fp_flags_t Fp =
+      ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
+      ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
+  Properties->fp16flags = 0;
+  Properties->fp32flags = Fp;
+  Properties->fp64flags = Fp; // doubles are only stored here, never computed
+  Properties->maxArgumentsSize = 2048;
+  Properties->printfBufferSize = 0;
+  std::memset(&Properties->nativeKernelSupported, 0, sizeof(Properties->nativeKernelSupported));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetCommandQueueGroupProperties(
+    ze_device_handle_t Device, uint32_t *Count, ze_command_queue_group_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Properties != nullptr && *Count >= 1) {
+    Properties[0].flags =
+        ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+    Properties[0].maxMemoryFillPatternSize = 128;
+    Properties[0].numQueues = 1;
+  }
+  *Count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetMemoryProperties(ze_device_handle_t Device, uint32_t *Count,
+                                                 ze_device_memory_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Properties != nullptr && *Count >= 1) {
+    Properties[0].flags = 0;
+    Properties[0].maxClockRate = 0;
+    Properties[0].maxBusWidth = 0;
+    Properties[0].totalSize = uint64_t(1) << 30;
+    std::strncpy(Properties[0].name, "host memory", ZE_MAX_DEVICE_NAME - 1);
+  }
+  *Count = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL deviceGetMemoryAccessProperties(
+    ze_device_handle_t Device, ze_device_memory_access_properties_t *Properties) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const ze_memory_access_cap_flags_t All =
+      ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC;
+  Properties->hostAllocCapabilities = All;
+  Properties->deviceAllocCapabilities = All;
+  Properties->sharedSingleDeviceAllocCapabilities = All;
+  Properties->sharedCrossDeviceAllocCapabilities = 0;
+  Properties->sharedSystemAllocCapabilities = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL contextCreate(ze_driver_handle_t Driver, const ze_context_desc_t *Desc,
+                                     ze_context_handle_t *Context) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Context = new _ze_context_handle_t();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL contextDestroy(ze_context_handle_t Context) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete Context;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---- memory ----
+
+ze_result_t allocateUsm(ze_context_handle_t Context, size_t Size, size_t Alignment,
+                        ze_memory_type_t Type, void **Out) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Size == 0 || Size > (size_t(1) << 30))
+    return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (Alignment != 0 && !isPowerOfTwo(Alignment))
+    return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+  Allocation Info;
+  Info.Type = Type;
+  uint8_t *Bytes = allocate(Size, Alignment, Info);
+  if (Bytes == nullptr)
+    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+  *Out = Bytes;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL memAllocDevice(ze_context_handle_t Context,
+                                      const ze_device_mem_alloc_desc_t *Desc, size_t Size,
+                                      size_t Alignment, ze_device_handle_t Device, void **Out) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_DEVICE, Out);
+}
+
+ze_result_t ZE_APICALL memAllocHost(ze_context_handle_t Context,
+                                    const ze_host_mem_alloc_desc_t *Desc, size_t Size,
+                                    size_t Alignment, void **Out) {
+  if (Desc == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_HOST, Out);
+}
+
+ze_result_t ZE_APICALL memAllocShared(ze_context_handle_t Context,
+                                      const ze_device_mem_alloc_desc_t *DeviceDesc,
+                                      const ze_host_mem_alloc_desc_t *HostDesc, size_t Size,
+                                      size_t Alignment, ze_device_handle_t Device, void **Out) {
+  if (Device != nullptr && Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (DeviceDesc == nullptr || HostDesc == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_SHARED, Out);
+}
+
+ze_result_t ZE_APICALL memFree(ze_context_handle_t Context, void *Pointer) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return release(Pointer, false) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
+ze_result_t ZE_APICALL memGetAllocProperties(ze_context_handle_t Context, const void *Pointer,
+                                             ze_memory_allocation_properties_t *Properties,
+                                             ze_device_handle_t *Device) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr || Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Properties->type = ZE_MEMORY_TYPE_UNKNOWN;
+  Properties->id = 0;
+  Properties->pageSize = 4096;
+  {
+    std::lock_guard<std::mutex> Lock(AllocationsMutex);
+    const auto *Start = static_cast<const uint8_t *>(Pointer);
+    auto It = Allocations.upper_bound(Start);
+    if (It != Allocations.begin()) {
+      --It;
+      if (static_cast<size_t>(Start - It->first) < It->second.Size && !It->second.ModuleGlobal) {
+        Properties->type = It->second.Type;
+        Properties->id = reinterpret_cast<uintptr_t>(It->first);
+      }
+    }
+  }
+  if (Device != nullptr)
+    *Device = Properties->type == ZE_MEMORY_TYPE_UNKNOWN ? nullptr : &TheDevice;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---- events ----
+
+ze_result_t ZE_APICALL eventPoolCreate(ze_context_handle_t Context,
+                                       const ze_event_pool_desc_t *Desc, uint32_t,
+                                       ze_device_handle_t *, ze_event_pool_handle_t *Out) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Desc->count == 0)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  auto *Pool = new _ze_event_pool_handle_t();
+  Pool->Count = Desc->count;
+  Pool->Used.assign(Desc->count, false);
+  *Out = Pool;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL eventPoolDestroy(ze_event_pool_handle_t Pool) {
+  if (Pool == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  {
+    std::lock_guard<std::mutex> Lock(Pool->Mutex);
+    if (std::find(Pool->Used.begin(), Pool->Used.end(), true) != Pool->Used.end())
+      return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
+  }
+  delete Pool;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL eventCreate(ze_event_pool_handle_t Pool, const ze_event_desc_t *Desc,
+                                   ze_event_handle_t *Out) {
+  if (Pool == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::lock_guard<std::mutex> Lock(Pool->Mutex);
+  if (Desc->index >= Pool->Count || Pool->Used[Desc->index])
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  Pool->Used[Desc->index] = true;
+  auto *Event = new _ze_event_handle_t();
+  Event->Pool = Pool;
+  Event->Index = Desc->index;
+  *Out = Event;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL eventDestroy(ze_event_handle_t Event) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  {
+    std::lock_guard<std::mutex> Lock(Event->Pool->Mutex);
+    Event->Pool->Used[Event->Index] = false;
+  }
+  delete Event;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL eventHostSignal(ze_event_handle_t Event) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event->Signaled = true;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Commands run when they are appended, so an event that is not signaled now
+// is signaled only by the host: waiting cannot make progress.
+ze_result_t ZE_APICALL eventHostSynchronize(ze_event_handle_t Event, uint64_t) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Event->Signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t ZE_APICALL eventQueryStatus(ze_event_handle_t Event) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return Event->Signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t ZE_APICALL eventHostReset(ze_event_handle_t Event) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event->Signaled = false;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---- command lists (immediate only) ----
+
+ze_result_t ZE_APICALL commandListCreateImmediate(ze_context_handle_t Context,
+                                                  ze_device_handle_t Device,
+                                                  const ze_command_queue_desc_t *Desc,
+                                                  ze_command_list_handle_t *Out) {
+  if (Context == nullptr || Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Desc->ordinal != 0 || Desc->index != 0)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  auto *List = new _ze_command_list_handle_t();
+  List->Context = Context;
+  *Out = List;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL commandListDestroy(ze_command_list_handle_t List) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete List;
+  return ZE_RESULT_SUCCESS;
+}
+
+// The checks every append makes on its events before running.
+ze_result_t checkWaits(uint32_t NumWait, ze_event_handle_t *Wait) {
+  if (NumWait != 0 && Wait == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t I = 0; I < NumWait; ++I) {
+    if (Wait[I] == nullptr)
+      return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    // Nothing will ever signal it but the host: running now would reorder.
+    if (!Wait[I]->Signaled)
+      return ZE_RESULT_ERROR_NOT_AVAILABLE;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+void signal(ze_event_handle_t Event) {
+  if (Event != nullptr)
+    Event->Signaled = true;
+}
+
+ze_result_t ZE_APICALL appendBarrier(ze_command_list_handle_t List, ze_event_handle_t Signal,
+                                     uint32_t NumWait, ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+    return Result;
+  signal(Signal);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL appendMemoryCopy(ze_command_list_handle_t List, void *Dst, const void *Src,
+                                        size_t Size, ze_event_handle_t Signal, uint32_t NumWait,
+                                        ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Dst == nullptr || Src == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+    return Result;
+  if (!rangeFits(Dst, Size) || !rangeFits(Src, Size))
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (Size != 0)
+    std::memmove(Dst, Src, Size);
+  signal(Signal);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Pointer,
+                                        const void *Pattern, size_t PatternSize, size_t Size,
+                                        ze_event_handle_t Signal, uint32_t NumWait,
+                                        ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr || Pattern == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!isPowerOfTwo(PatternSize) || PatternSize > 128 || Size % PatternSize != 0)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+    return Result;
+  if (!rangeFits(Pointer, Size))
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  auto *Bytes = static_cast<uint8_t *>(Pointer);
+  for (size_t Offset = 0; Offset < Size; Offset += PatternSize)
+    std::memcpy(Bytes + Offset, Pattern, PatternSize);
+  signal(Signal);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL appendSignalEvent(ze_command_list_handle_t List, ze_event_handle_t Event) {
+  if (List == nullptr || Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  signal(Event);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL appendWaitOnEvents(ze_command_list_handle_t List, uint32_t NumWait,
+                                          ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  return checkWaits(NumWait, Wait);
+}
+
+ze_result_t ZE_APICALL appendEventReset(ze_command_list_handle_t List, ze_event_handle_t Event) {
+  if (List == nullptr || Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event->Signaled = false;
+  return ZE_RESULT_SUCCESS;
+}
+
+// The one thing this driver does not do.
+ze_result_t ZE_APICALL appendLaunchKernel(ze_command_list_handle_t List, ze_kernel_handle_t Kernel,
+                                          const ze_group_count_t *Groups, ze_event_handle_t,
+                                          uint32_t, ze_event_handle_t *) {
+  if (List == nullptr || Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Groups == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+// ---- modules ----
+
+ze_result_t makeLog(ze_module_build_log_handle_t *Out, std::string Text) {
+  if (Out != nullptr) {
+    auto *Log = new _ze_module_build_log_handle_t();
+    Log->Text = std::move(Text);
+    *Out = Log;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+// Options are "-name" or "-name=value" words; anything else is refused, so
+// that an adapter passing garbage is seen.
+bool checkBuildFlags(const char *Flags, std::string &Log) {
+  if (Flags == nullptr)
+    return true;
+  std::string Word;
+  const std::string Text = std::string(Flags) + " ";
+  for (char C : Text) {
+    if (C != ' ' && C != '\t' && C != '\n') {
+      Word += C;
+      continue;
+    }
+    if (!Word.empty() && Word[0] != '-') {
+      Log += "error: build option '" + Word + "' is not an option (options start with '-')\n";
+      return false;
+    }
+    Word.clear();
+  }
+  return true;
+}
+
+ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handle_t Device,
+                                    const ze_module_desc_t *Desc, ze_module_handle_t *Out,
+                                    ze_module_build_log_handle_t *BuildLog) {
+  if (Context == nullptr || Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Out == nullptr || Desc->pInputModule == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Desc->format != ZE_MODULE_FORMAT_IL_SPIRV && Desc->format != ZE_MODULE_FORMAT_NATIVE)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  const auto *Input = Desc->pInputModule;
+  size_t Size = Desc->inputSize;
+  if (Desc->format == ZE_MODULE_FORMAT_NATIVE) {
+    if (Size < sizeof(NativeTag) || std::memcmp(Input, NativeTag, sizeof(NativeTag)) != 0) {
+      makeLog(BuildLog, "error: not a native binary of the dglink test driver\n");
+      return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+    }
+    Input += sizeof(NativeTag);
+    Size -= sizeof(NativeTag);
+  }
+  std::string Log;
+  if (!checkBuildFlags(Desc->pBuildFlags, Log)) {
+    makeLog(BuildLog, Log);
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
+  auto Module = std::make_unique<_ze_module_handle_t>();
+  std::string Error;
+  if (!readSpirvModule(Input, Size, Module->Spirv, Error)) {
+    makeLog(BuildLog, "error: " + Error + "\n");
+    return Desc->format == ZE_MODULE_FORMAT_NATIVE ? ZE_RESULT_ERROR_INVALID_NATIVE_BINARY
+                                                   : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
+  Module->Il.assign(Input, Input + Size);
+  Module->BuildFlags = Desc->pBuildFlags != nullptr ? Desc->pBuildFlags : "";
+  for (const SpirvGlobal &Global : Module->Spirv.Globals) {
+    if (!Global.ImportName.empty())
+      continue;
+    Allocation Info;
+    Info.ModuleGlobal = true;
+    uint8_t *Bytes =
+        allocate(static_cast<size_t>(Global.Size), static_cast<size_t>(Global.Alignment), Info);
+    if (Bytes == nullptr)
+      return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    if (Global.Initializer.empty())
+      std::memset(Bytes, 0, static_cast<size_t>(Global.Size));
+    else
+      std::memcpy(Bytes, Global.Initializer.data(), static_cast<size_t>(Global.Size));
+    Module->Storage.push_back({&Global, Bytes});
+  }
+  for (const std::string &Import : Module->Spirv.imports())
+    Module->Unresolved.insert(Import);
+  Log += "dglink test driver: module of " + std::to_string(Module->Spirv.Globals.size()) +
+         " globals and " + std::to_string(Module->Spirv.Kernels.size()) + " kernels";
+  if (!Module->Unresolved.empty())
+    Log += ", " + std::to_string(Module->Unresolved.size()) + " imports to link";
+  Log += "\n";
+  makeLog(BuildLog, Log);
+  *Out = Module.release();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL moduleDestroy(ze_module_handle_t Module) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete Module;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Imports resolved by name against the other modules' exports: an import that
+// no module exports, or a symbol that two modules export, fails the link and
+// the log names each one.
+ze_result_t ZE_APICALL moduleDynamicLink(uint32_t NumModules, ze_module_handle_t *Modules,
+                                         ze_module_build_log_handle_t *LinkLog) {
+  if (NumModules == 0 || Modules == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t I = 0; I < NumModules; ++I)
+    if (Modules[I] == nullptr)
+      return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  std::map<std::string, std::vector<uint32_t>> Exporters;
+  for (uint32_t I = 0; I < NumModules; ++I)
+    for (const std::string &Name : Modules[I]->Spirv.exports())
+      Exporters[Name].push_back(I);
+  std::string Log;
+  for (const auto &[Name, Which] : Exporters)
+    if (Which.size() > 1)
+      Log += "error: symbol '" + Name + "' is exported by modules " + std::to_string(Which[0]) +
+             " and " + std::to_string(Which[1]) + "\n";
+  for (uint32_t I = 0; I < NumModules; ++I)
+    for (const std::string &Name : Modules[I]->Spirv.imports())
+      if (Exporters.find(Name) == Exporters.end())
+        Log += "error: unresolved import '" + Name + "' of module " + std::to_string(I) + "\n";
+  if (!Log.empty()) {
+    makeLog(LinkLog, Log);
+    return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  }
+  for (uint32_t I = 0; I < NumModules; ++I)
+    Modules[I]->Unresolved.clear();
+  makeLog(LinkLog, "dglink test driver: linked " + std::to_string(NumModules) + " modules\n");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL moduleGetNativeBinary(ze_module_handle_t Module, size_t *Size,
+                                             uint8_t *Binary) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Size == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const size_t Needed = sizeof(NativeTag) + Module->Il.size();
+  if (Binary != nullptr) {
+    if (*Size < Needed)
+      return ZE_RESULT_ERROR_INVALID_SIZE;
+    std::memcpy(Binary, NativeTag, sizeof(NativeTag));
+    std::memcpy(Binary + sizeof(NativeTag), Module->Il.data(), Module->Il.size());
+  }
+  *Size = Needed;
+  return ZE_RESULT_SUCCESS;
+}
+
+// The seed's rule (device-global-design.md, Level Zero): the HostAccessINTEL
+// name first, then the name the variable is exported under.
+ze_result_t ZE_APICALL moduleGetGlobalPointer(ze_module_handle_t Module, const char *Name,
+                                              size_t *Size, void **Pointer) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Name == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const GlobalStorage *Found = nullptr;
+  for (const GlobalStorage &Global : Module->Storage)
+    if (Global.Declaration->HasHostAccess && Global.Declaration->HostAccessName == Name) {
+      Found = &Global;
+      break;
+    }
+  if (Found == nullptr)
+    for (const GlobalStorage &Global : Module->Storage)
+      if (Global.Declaration->ExportName == Name) {
+        Found = &Global;
+        break;
+      }
+  if (Found == nullptr)
+    return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  if (Size != nullptr)
+    *Size = static_cast<size_t>(Found->Declaration->Size);
+  if (Pointer != nullptr)
+    *Pointer = Found->Bytes;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL moduleGetKernelNames(ze_module_handle_t Module, uint32_t *Count,
+                                            const char **Names) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const auto &Kernels = Module->Spirv.Kernels;
+  const uint32_t Total = static_cast<uint32_t>(Kernels.size());
+  if (Names != nullptr)
+    for (uint32_t I = 0; I < *Count && I < Total; ++I)
+      Names[I] = Kernels[I].Name.c_str();
+  *Count = Names != nullptr ? std::min(*Count, Total) : Total;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL moduleGetProperties(ze_module_handle_t Module,
+                                           ze_module_properties_t *Properties) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Properties->flags = Module->Unresolved.empty() ? 0 : ZE_MODULE_PROPERTY_FLAG_IMPORTS;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL buildLogDestroy(ze_module_build_log_handle_t Log) {
+  if (Log == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete Log;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL buildLogGetString(ze_module_build_log_handle_t Log, size_t *Size,
+                                         char *Text) {
+  if (Log == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Size == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Text != nullptr && *Size > 0) {
+    const size_t Copied = std::min(*Size - 1, Log->Text.size());
+    std::memcpy(Text, Log->Text.data(), Copied);
+    Text[Copied] = '\0';
+  }
+  *Size = Log->Text.size() + 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---- kernels ----
+
+ze_result_t ZE_APICALL kernelCreate(ze_module_handle_t Module, const ze_kernel_desc_t *Desc,
+                                    ze_kernel_handle_t *Out) {
+  if (Module == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Desc == nullptr || Desc->pKernelName == nullptr || Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const SpirvKernel *Found = nullptr;
+  for (const SpirvKernel &Kernel : Module->Spirv.Kernels)
+    if (Kernel.Name == Desc->pKernelName)
+      Found = &Kernel;
+  if (Found == nullptr)
+    return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  if (!Module->Unresolved.empty())
+    return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  auto *Kernel = new _ze_kernel_handle_t();
+  Kernel->Module = Module;
+  Kernel->Kernel = Found;
+  Kernel->ArgumentSet.assign(Found->ParameterSizes.size(), false);
+  *Out = Kernel;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelDestroy(ze_kernel_handle_t Kernel) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete Kernel;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelSetGroupSize(ze_kernel_handle_t Kernel, uint32_t X, uint32_t Y,
+                                          uint32_t Z) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (X == 0 || Y == 0 || Z == 0 || uint64_t(X) * Y * Z > 1024)
+    return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
+  Kernel->GroupSize[0] = X;
+  Kernel->GroupSize[1] = Y;
+  Kernel->GroupSize[2] = Z;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelSuggestGroupSize(ze_kernel_handle_t Kernel, uint32_t X, uint32_t Y,
+                                              uint32_t Z, uint32_t *OutX, uint32_t *OutY,
+                                              uint32_t *OutZ) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (OutX == nullptr || OutY == nullptr || OutZ == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  auto Divisor = [](uint32_t Global, uint32_t Limit) {
+    for (uint32_t Size = std::min(Global, Limit); Size > 1; --Size)
+      if (Global % Size == 0)
+        return Size;
+    return 1u;
+  };
+  *OutX = Divisor(X, 256);
+  *OutY = Divisor(Y, 256 / *OutX);
+  *OutZ = Divisor(Z, 256 / (*OutX * *OutY));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelSetArgumentValue(ze_kernel_handle_t Kernel, uint32_t Index,
+                                              size_t Size, const void *) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Index >= Kernel->Kernel->ParameterSizes.size())
+    return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+  if (Size != Kernel->Kernel->ParameterSizes[Index])
+    return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+  Kernel->ArgumentSet[Index] = true;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelGetProperties(ze_kernel_handle_t Kernel,
+                                           ze_kernel_properties_t *Properties) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Properties == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const ze_structure_type_t Type = Properties->stype;
+  void *Next = Properties->pNext;
+  std::memset(Properties, 0, sizeof(*Properties));
+  Properties->stype = Type;
+  Properties->pNext = Next;
+  Properties->numKernelArgs = static_cast<uint32_t>(Kernel->Kernel->ParameterSizes.size());
+  Properties->maxSubgroupSize = 1;
+  Properties->maxNumSubgroups = 1024;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelGetName(ze_kernel_handle_t Kernel, size_t *Size, char *Name) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Size == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::string &Text = Kernel->Kernel->Name;
+  if (Name != nullptr) {
+    if (*Size < Text.size() + 1)
+      return ZE_RESULT_ERROR_INVALID_SIZE;
+    std::memcpy(Name, Text.c_str(), Text.size() + 1);
+  }
+  *Size = Text.size() + 1;
+  return ZE_RESULT_SUCCESS;
+}
+
+bool versionSupported(ze_api_version_t Version) {
+  return ZE_MAJOR_VERSION(Version) == ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT);
+}
+
+} // namespace
+
+// ---- the tables the loader asks for ----
+
+#define DGLINK_TEST_DRIVER_EXPORT extern "C" __attribute__((visibility("default")))
+
+// A table this driver fills (Fill gets the zeroed table).
+#define DGLINK_TABLE(Function, TableType, Fill)                                                    \
+  DGLINK_TEST_DRIVER_EXPORT ze_result_t ZE_APICALL Function(ze_api_version_t Version,              \
+                                                            TableType *Table) {                    \
+    if (Table == nullptr)                                                                          \
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;                                                 \
+    if (!versionSupported(Version))                                                                \
+      return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;                                                  \
+    *Table = TableType{};                                                                          \
+    Fill;                                                                                          \
+    return ZE_RESULT_SUCCESS;                                                                      \
+  }
+// A table the loader requires but this driver leaves empty.
+#define DGLINK_EMPTY_TABLE(Function, TableType) DGLINK_TABLE(Function, TableType, (void)0)
+
+DGLINK_TABLE(zeGetGlobalProcAddrTable, ze_global_dditable_t, Table->pfnInit = init)
+DGLINK_TABLE(zeGetDriverProcAddrTable, ze_driver_dditable_t, {
+  Table->pfnGet = driverGet;
+  Table->pfnGetApiVersion = driverGetApiVersion;
+  Table->pfnGetProperties = driverGetProperties;
+  Table->pfnGetExtensionProperties = driverGetExtensionProperties;
+})
+DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
+  Table->pfnGet = deviceGet;
+  Table->pfnGetSubDevices = deviceGetSubDevices;
+  Table->pfnGetProperties = deviceGetProperties;
+  Table->pfnGetComputeProperties = deviceGetComputeProperties;
+  Table->pfnGetModuleProperties = deviceGetModuleProperties;
+  Table->pfnGetCommandQueueGroupProperties = deviceGetCommandQueueGroupProperties;
+  Table->pfnGetMemoryProperties = deviceGetMemoryProperties;
+  Table->pfnGetMemoryAccessProperties = deviceGetMemoryAccessProperties;
+})
+DGLINK_TABLE(zeGetContextProcAddrTable, ze_context_dditable_t, {
+  Table->pfnCreate = contextCreate;
+  Table->pfnDestroy = contextDestroy;
+})
+DGLINK_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t, {
+  Table->pfnCreateImmediate = commandListCreateImmediate;
+  Table->pfnDestroy = commandListDestroy;
+  Table->pfnAppendBarrier = appendBarrier;
+  Table->pfnAppendMemoryCopy = appendMemoryCopy;
+  Table->pfnAppendMemoryFill = appendMemoryFill;
+  Table->pfnAppendSignalEvent = appendSignalEvent;
+  Table->pfnAppendWaitOnEvents = appendWaitOnEvents;
+  Table->pfnAppendEventReset = appendEventReset;
+  Table->pfnAppendLaunchKernel = appendLaunchKernel;
+})
+DGLINK_TABLE(zeGetEventPoolProcAddrTable, ze_event_pool_dditable_t, {
+  Table->pfnCreate = eventPoolCreate;
+  Table->pfnDestroy = eventPoolDestroy;
+})
+DGLINK_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t, {
+  Table->pfnCreate = eventCreate;
+  Table->pfnDestroy = eventDestroy;
+  Table->pfnHostSignal = eventHostSignal;
+  Table->pfnHostSynchronize = eventHostSynchronize;
+  Table->pfnQueryStatus = eventQueryStatus;
+  Table->pfnHostReset = eventHostReset;
+})
+DGLINK_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t, {
+  Table->pfnAllocShared = memAllocShared;
+  Table->pfnAllocDevice = memAllocDevice;
+  Table->pfnAllocHost = memAllocHost;
+  Table->pfnFree = memFree;
+  Table->pfnGetAllocProperties = memGetAllocProperties;
+})
+DGLINK_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t, {
+  Table->pfnCreate = moduleCreate;
+  Table->pfnDestroy = moduleDestroy;
+  Table->pfnDynamicLink = moduleDynamicLink;
+  Table->pfnGetNativeBinary = moduleGetNativeBinary;
+  Table->pfnGetGlobalPointer = moduleGetGlobalPointer;
+  Table->pfnGetKernelNames = moduleGetKernelNames;
+  Table->pfnGetProperties = moduleGetProperties;
+})
+DGLINK_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t, {
+  Table->pfnDestroy = buildLogDestroy;
+  Table->pfnGetString = buildLogGetString;
+})
+DGLINK_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t, {
+  Table->pfnCreate = kernelCreate;
+  Table->pfnDestroy = kernelDestroy;
+  Table->pfnSetGroupSize = kernelSetGroupSize;
+  Table->pfnSuggestGroupSize = kernelSuggestGroupSize;
+  Table->pfnSetArgumentValue = kernelSetArgumentValue;
+  Table->pfnGetProperties = kernelGetProperties;
+  Table->pfnGetName = kernelGetName;
+})
+
+DGLINK_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
+
+DGLINK_EMPTY_TABLE(zetGetCommandListProcAddrTable, zet_command_list_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetContextProcAddrTable, zet_context_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetDeviceProcAddrTable, zet_device_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetKernelProcAddrTable, zet_kernel_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricGroupExpProcAddrTable, zet_metric_group_exp_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricGroupProcAddrTable, zet_metric_group_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricProcAddrTable, zet_metric_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricQueryPoolProcAddrTable, zet_metric_query_pool_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetMetricStreamerProcAddrTable, zet_metric_streamer_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetModuleProcAddrTable, zet_module_dditable_t)
+DGLINK_EMPTY_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
+
+DGLINK_EMPTY_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetRasProcAddrTable, zes_ras_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
+DGLINK_EMPTY_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
