@@ -8,36 +8,7 @@
 #include <algorithm>
 
 namespace dglink::cuda {
-
-DeviceGlobalCache::~DeviceGlobalCache() {
-  const DeviceGlobalEntry *Entry = Head.load(std::memory_order_acquire);
-  while (Entry != nullptr) {
-    const DeviceGlobalEntry *Next = Entry->Next;
-    delete Entry;
-    Entry = Next;
-  }
-}
-
 namespace {
-
-// The module symbol of a device global's unique id.
-std::string symbolFor(const ImageMetadata &Metadata, const char *Name) {
-  auto Set = Metadata.RawSets.find(DeviceGlobalSymbolsSet);
-  if (Set != Metadata.RawSets.end()) {
-    auto Property = Set->second.find(Name);
-    if (Property != Set->second.end() && !Property->second.empty())
-      return std::string(Property->second.begin(), Property->second.end());
-  }
-  // Flat metadata (piProgramCreateWithBinary) keeps "<set>/<id>" in the
-  // program-metadata set.
-  Set = Metadata.RawSets.find(PI_PROPERTY_SET_PROGRAM_METADATA);
-  if (Set != Metadata.RawSets.end()) {
-    auto Property = Set->second.find(std::string(DeviceGlobalSymbolsSet) + "/" + Name);
-    if (Property != Set->second.end() && !Property->second.empty())
-      return std::string(Property->second.begin(), Property->second.end());
-  }
-  return Name;
-}
 
 pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, const char *Name,
                  const DeviceGlobalEntry *&Entry) {
@@ -49,18 +20,11 @@ pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, co
   if (Entry != nullptr)
     return PI_SUCCESS;
 
-  // Where the image lists its device globals, nothing else in the module is one: a
-  // kernel's helper variable is not the caller's to write (the same answer as every
-  // other adapter). Images without the list fall back to any module symbol.
-  const auto &Declared = Program.Metadata->DeviceGlobals;
-  if (!Declared.empty() && Declared.find(Name) == Declared.end())
-    return fail(PI_ERROR_INVALID_VALUE,
-                "{}: device global '{}' is not in program {} (its image declares {} others)",
-                Function, Name, fmt::ptr(&Program), Declared.size());
+  DGLINK_TRY(checkDeclaredDeviceGlobal(Function, *Program.Metadata, Name, &Program));
 
   auto NewEntry = std::make_unique<DeviceGlobalEntry>();
   NewEntry->Name = Name;
-  NewEntry->Symbol = symbolFor(*Program.Metadata, Name);
+  NewEntry->Symbol = deviceGlobalSymbol(*Program.Metadata, Name);
   logger().trace("cuda: device global lookup: '{}' -> symbol '{}' in program {} "
                  "(cuModuleGetGlobal)",
                  Name, NewEntry->Symbol, fmt::ptr(&Program));
@@ -78,16 +42,8 @@ pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, co
   if (Result != CUDA_SUCCESS)
     return cudaError(Result, "cuModuleGetGlobal");
 
-  NewEntry->Size = ModuleBytes;
-  auto Info = Program.Metadata->DeviceGlobals.find(Name);
-  if (Info != Program.Metadata->DeviceGlobals.end()) {
-    // The smaller of the declared and the real size bounds every copy.
-    if (Info->second.Size != ModuleBytes)
-      logger().warn("cuda: device global '{}': metadata says {} bytes, the module {}", Name,
-                    Info->second.Size, ModuleBytes);
-    NewEntry->Size = std::min<size_t>(Info->second.Size, ModuleBytes);
-    NewEntry->Access = Info->second.Access;
-  }
+  applyDeclaredDeviceGlobal(*Program.Metadata, Name, ModuleBytes, NewEntry->Size,
+                            NewEntry->Access);
   Entry = Program.Globals.insert(std::move(NewEntry));
   return PI_SUCCESS;
 }
@@ -113,14 +69,7 @@ pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, cons
   DGLINK_TRY(makeCurrent(Queue->Context->Context));
   DGLINK_TRY(lookup(*Program, Module, Function, Name, Entry));
   DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Entry->Size));
-  const HostAccess Access = Entry->Access;
-  const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)
-                               : (Access == HostAccess::Read || Access == HostAccess::ReadWrite);
-  if (!Allowed)
-    return fail(PI_ERROR_INVALID_OPERATION,
-                "{}: device global '{}' has host_access '{}': the host may not {} it", Function,
-                Name, hostAccessName(Access), IsWrite ? "write" : "read");
-  return PI_SUCCESS;
+  return checkHostAccess(Function, Name, Entry->Access, IsWrite);
 }
 
 } // namespace

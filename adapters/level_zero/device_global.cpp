@@ -9,39 +9,7 @@
 #include <algorithm>
 
 namespace dglink::level_zero {
-
-DeviceGlobalCache::~DeviceGlobalCache() {
-  const DeviceGlobalEntry *Entry = Head.load(std::memory_order_acquire);
-  while (Entry != nullptr) {
-    const DeviceGlobalEntry *Next = Entry->Next;
-    delete Entry;
-    Entry = Next;
-  }
-}
-
 namespace {
-
-// The module symbol of a device global's unique id (the image metadata's
-// "SYCL/device global symbols" set); the unique id itself without one.
-std::string symbolFor(const ImageMetadata &Metadata, const char *Name) {
-  auto Set = Metadata.RawSets.find(DeviceGlobalSymbolsSet);
-  if (Set != Metadata.RawSets.end()) {
-    auto Property = Set->second.find(Name);
-    if (Property != Set->second.end() && !Property->second.empty())
-      return std::string(Property->second.begin(),
-                         std::find(Property->second.begin(), Property->second.end(), '\0'));
-  }
-  // Flat metadata (piProgramCreateWithBinary) keeps "<set>/<id>" in the
-  // program-metadata set.
-  Set = Metadata.RawSets.find(PI_PROPERTY_SET_PROGRAM_METADATA);
-  if (Set != Metadata.RawSets.end()) {
-    auto Property = Set->second.find(std::string(DeviceGlobalSymbolsSet) + "/" + Name);
-    if (Property != Set->second.end() && !Property->second.empty())
-      return std::string(Property->second.begin(),
-                         std::find(Property->second.begin(), Property->second.end(), '\0'));
-  }
-  return Name;
-}
 
 // zeModuleGetGlobalPointer of Name in each module; false if none has it.
 pi_result findInModules(const _pi_program &Program, const std::string &Name, void *&Address,
@@ -69,6 +37,7 @@ pi_result lookup(_pi_program &Program, const char *Function, const char *Name,
   if (Entry != nullptr)
     return PI_SUCCESS;
 
+  DGLINK_TRY(checkDeclaredDeviceGlobal(Function, *Program.Metadata, Name, &Program));
   auto NewEntry = std::make_unique<DeviceGlobalEntry>();
   NewEntry->Name = Name;
   // The seed's rule: the driver matches the HostAccessINTEL name (the unique
@@ -77,7 +46,7 @@ pi_result lookup(_pi_program &Program, const char *Function, const char *Name,
   size_t ModuleBytes = 0;
   bool Found = false;
   DGLINK_TRY(findInModules(Program, Name, NewEntry->Address, ModuleBytes, Found));
-  const std::string Symbol = symbolFor(*Program.Metadata, Name);
+  const std::string Symbol = deviceGlobalSymbol(*Program.Metadata, Name);
   if (!Found && Symbol != Name)
     DGLINK_TRY(findInModules(Program, Symbol, NewEntry->Address, ModuleBytes, Found));
   logger().trace("level_zero: device global lookup: '{}' (symbol '{}') in program {}: {}", Name,
@@ -93,16 +62,8 @@ pi_result lookup(_pi_program &Program, const char *Function, const char *Name,
                 "ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)",
                 Function, Name, fmt::ptr(&Program));
   }
-  NewEntry->Size = ModuleBytes;
-  auto Info = Program.Metadata->DeviceGlobals.find(Name);
-  if (Info != Program.Metadata->DeviceGlobals.end()) {
-    // The smaller of the declared and the real size bounds every copy.
-    if (Info->second.Size != ModuleBytes)
-      logger().warn("level_zero: device global '{}': metadata says {} bytes, the module {}", Name,
-                    Info->second.Size, ModuleBytes);
-    NewEntry->Size = std::min<size_t>(Info->second.Size, ModuleBytes);
-    NewEntry->Access = Info->second.Access;
-  }
+  applyDeclaredDeviceGlobal(*Program.Metadata, Name, ModuleBytes, NewEntry->Size,
+                            NewEntry->Access);
   Entry = Program.Globals.insert(std::move(NewEntry));
   return PI_SUCCESS;
 }
@@ -126,14 +87,7 @@ pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, cons
                 fmt::ptr(Program), Queue->Device->Name);
   DGLINK_TRY(lookup(*Program, Function, Name, Entry));
   DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Entry->Size));
-  const HostAccess Access = Entry->Access;
-  const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)
-                               : (Access == HostAccess::Read || Access == HostAccess::ReadWrite);
-  if (!Allowed)
-    return fail(PI_ERROR_INVALID_OPERATION,
-                "{}: device global '{}' has host_access '{}': the host may not {} it", Function,
-                Name, hostAccessName(Access), IsWrite ? "write" : "read");
-  return PI_SUCCESS;
+  return checkHostAccess(Function, Name, Entry->Access, IsWrite);
 }
 
 pi_result copy(pi_queue Queue, bool Blocking, void *Dst, const void *Src, size_t Count,
