@@ -10,17 +10,23 @@ out=${2:-$root/dist/dglink}
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/tests"
 
-cp -a "$build"/lib/libdglink_*.so* "$out/lib/"
+for l in "$build"/lib/libdglink_*.so*; do
+  case "$(basename "$l")" in
+  libdglink_ze_test_driver*) ;; # a test component, never shipped beside real drivers
+  *) cp -a "$l" "$out/lib/" ;;
+  esac
+done
 cp -a "$build/bin/dglink" "$out/bin/"
 for t in "$build"/bin/*; do
   name=$(basename "$t")
   case "$name" in
   dglink) ;;
   dglink_bench* | *benchmark*) cp -a "$t" "$out/bin/" ;;
-  # The dispatch unit tests load adapters built into the build tree and touch no
-  # device: CI runs them, a GPU host has nothing to add.
-  dglink_dispatch_tests) ;;
-  *_tests | dglink_conformance) cp -a "$t" "$out/tests/" ;;
+  # The test programs that talk to the host's devices. The others (dispatch, shim,
+  # Level Zero test driver) load files from the build tree and touch no device: CI
+  # runs them, a GPU host has nothing to add.
+  dglink_conformance | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests)
+    cp -a "$t" "$out/tests/" ;;
   esac
 done
 # The OpenCL adapter tests read their device code from files (run.sh points them here).
