@@ -9,7 +9,7 @@
 
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
-#include <dglink/support/validate.h>
+#include <dglink/support/single_device.h>
 
 #include <atomic>
 #include <memory>
@@ -21,6 +21,8 @@
 namespace dglink::cuda {
 // The table every handle's first field points at (plugin.cpp).
 extern const pi_plugin_functions PluginFunctions;
+// How messages name this adapter ("not a handle of the CUDA adapter").
+inline constexpr const char *AdapterLabel = "CUDA";
 } // namespace dglink::cuda
 
 struct _pi_device {
@@ -132,22 +134,11 @@ namespace dglink::cuda {
 // function and argument.
 template <typename Handle>
 pi_result checkHandle(Handle H, pi_result Code, const char *Function, const char *Argument) {
-  if (H == nullptr)
-    return fail(Code, "{}: argument '{}' is null", Function, Argument);
-  if (!ownedBy(H, &PluginFunctions))
-    return fail(Code, "{}: argument '{}' is not a handle of the CUDA adapter", Function,
-                Argument);
-  return PI_SUCCESS;
+  return checkAdapterHandle(H, &PluginFunctions, AdapterLabel, Code, Function, Argument);
 }
 
-// Retain / release of reference-counted handles; release says whether the
-// caller dropped the last reference.
-template <typename Handle> void retain(Handle *H) {
-  H->RefCount.fetch_add(1, std::memory_order_relaxed);
-}
-template <typename Handle> bool dropReference(Handle *H) {
-  return H->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1;
-}
+using dglink::dropReference;
+using dglink::retain;
 
 void releaseContext(_pi_context *Context);
 void releaseQueue(_pi_queue *Queue);

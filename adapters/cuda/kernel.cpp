@@ -205,19 +205,8 @@ extern "C" PI_API_EXPORT pi_result piEnqueueKernelLaunch(
                         "piEnqueueKernelLaunch: kernel '{}' is not built for device '{}' of the "
                         "queue",
                         Kernel->Name, Device.Name);
-  if (WorkDim < 1 || WorkDim > 3)
-    return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION,
-                        "piEnqueueKernelLaunch: work dimension {} is not 1, 2 or 3", WorkDim);
-  if (GlobalWorkSize == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
-                        "piEnqueueKernelLaunch: argument 'GlobalWorkSize' is null");
-  if (GlobalWorkOffset != nullptr)
-    for (pi_uint32 D = 0; D < WorkDim; ++D)
-      if (GlobalWorkOffset[D] != 0)
-        return dglink::fail(PI_ERROR_INVALID_GLOBAL_OFFSET,
-                            "piEnqueueKernelLaunch: global offset {} in dimension {}: the CUDA "
-                            "adapter launches with offset 0 only",
-                            GlobalWorkOffset[D], D);
+  DGLINK_TRY(dglink::checkLaunchShape("piEnqueueKernelLaunch", WorkDim, GlobalWorkOffset,
+                                      GlobalWorkSize, AdapterLabel));
   size_t Global[3] = {1, 1, 1};
   size_t Block[3] = {1, 1, 1};
   for (pi_uint32 D = 0; D < WorkDim; ++D) {

@@ -28,20 +28,8 @@ namespace {
 // A device list must be empty (the context's device) or name that device.
 pi_result checkDevices(const char *Function, _pi_context *Context, pi_uint32 NumDevices,
                        const pi_device *Devices) {
-  if (NumDevices != 0 && Devices == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: {} devices but the device list is null", Function,
-                NumDevices);
-  if (NumDevices == 0 && Devices != nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: a device list with 0 devices", Function);
-  for (pi_uint32 I = 0; I < NumDevices; ++I) {
-    if (!ownedBy(Devices[I], &PluginFunctions))
-      return fail(PI_ERROR_INVALID_DEVICE, "{}: device {} is {}", Function, I,
-                  Devices[I] == nullptr ? "null" : "not a device of the CUDA adapter");
-    if (Devices[I] != Context->Device)
-      return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not the device of the context",
-                  Function, Devices[I]->Name);
-  }
-  return PI_SUCCESS;
+  return checkContextDeviceList<pi_device>(Function, Context->Device, NumDevices, Devices,
+                                           &PluginFunctions, AdapterLabel);
 }
 
 // Refuses what CUDA cannot run, naming the format and the device.

@@ -43,16 +43,8 @@ pi_result refuseUnsupported(const char *Function, pi_usm_capabilities Capabiliti
 pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer, size_t Offset,
                             size_t Size, const void *Host, const char *HostName,
                             pi_uint32 NumEvents, const pi_event *Events) {
-  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
-  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, "Buffer"));
-  if (Host == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostName);
-  if (Buffer->Context->Device != Queue->Device)
-    return fail(PI_ERROR_INVALID_CONTEXT, "{}: the buffer belongs to another device", Function);
-  if (Offset > Buffer->Size || Size > Buffer->Size - Offset)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: offset {} + size {} is past the buffer's {} bytes",
-                Function, Offset, Size, Buffer->Size);
-  return checkWaitList(NumEvents, Events, &PluginFunctions);
+  return dglink::checkBufferAccess(Function, Queue, Buffer, Offset, Size, Host, HostName,
+                                   NumEvents, Events, &PluginFunctions, AdapterLabel);
 }
 
 pi_result copy(pi_queue Queue, bool Blocking, void *Dst, const void *Src, size_t Size,

@@ -1,0 +1,100 @@
+// Checks shared by the adapters whose contexts hold one device and whose handles are
+// their own structs (CUDA, Level Zero; HIP next): handle ownership, reference counts,
+// device lists, buffer ranges and launch shapes, with the same codes and messages on
+// each. The templates read only members every such adapter has (Device, Context,
+// Size, Name, RefCount).
+#pragma once
+
+#include <dglink/support/validate.h>
+
+#include <atomic>
+#include <cstddef>
+
+namespace dglink {
+
+// Null or foreign handles are refused with Code and a message naming the function
+// and argument.
+template <typename Handle>
+pi_result checkAdapterHandle(Handle H, const pi_plugin_functions *Table, const char *Adapter,
+                             pi_result Code, const char *Function, const char *Argument) {
+  if (H == nullptr)
+    return fail(Code, "{}: argument '{}' is null", Function, Argument);
+  if (!ownedBy(H, Table))
+    return fail(Code, "{}: argument '{}' is not a handle of the {} adapter", Function, Argument,
+                Adapter);
+  return PI_SUCCESS;
+}
+
+// Retain / release of reference-counted handles; dropReference says whether the
+// caller dropped the last reference.
+template <typename Handle> void retain(Handle *H) {
+  H->RefCount.fetch_add(1, std::memory_order_relaxed);
+}
+template <typename Handle> bool dropReference(Handle *H) {
+  return H->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1;
+}
+
+// A device list must be empty (the context's device) or name only that device.
+template <typename Device>
+pi_result checkContextDeviceList(const char *Function, Device ContextDevice,
+                                 pi_uint32 NumDevices, const Device *Devices,
+                                 const pi_plugin_functions *Table, const char *Adapter) {
+  if (NumDevices != 0 && Devices == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: {} devices but the device list is null", Function,
+                NumDevices);
+  if (NumDevices == 0 && Devices != nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: a device list with 0 devices", Function);
+  for (pi_uint32 I = 0; I < NumDevices; ++I) {
+    if (!ownedBy(Devices[I], Table))
+      return fail(PI_ERROR_INVALID_DEVICE, "{}: device {} is {}", Function, I,
+                  Devices[I] == nullptr ? "null"
+                                        : fmt::format("not a device of the {} adapter", Adapter));
+    if (Devices[I] != ContextDevice)
+      return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not the device of the context",
+                  Function, Devices[I]->Name);
+  }
+  return PI_SUCCESS;
+}
+
+// A buffer read or write: handles, host pointer, the buffer on the queue's device,
+// Offset + Size inside the buffer (no overflow), the wait list.
+template <typename Queue, typename Buffer>
+pi_result checkBufferAccess(const char *Function, Queue Q, Buffer B, size_t Offset, size_t Size,
+                            const void *Host, const char *HostName, pi_uint32 NumEvents,
+                            const pi_event *Events, const pi_plugin_functions *Table,
+                            const char *Adapter) {
+  DGLINK_TRY(checkAdapterHandle(Q, Table, Adapter, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(
+      checkAdapterHandle(B, Table, Adapter, PI_ERROR_INVALID_MEM_OBJECT, Function, "Buffer"));
+  if (Host == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostName);
+  if (B->Context->Device != Q->Device)
+    return fail(PI_ERROR_INVALID_CONTEXT, "{}: the buffer belongs to another device", Function);
+  if (Offset > B->Size || Size > B->Size - Offset)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: offset {} + size {} is past the buffer's {} bytes",
+                Function, Offset, Size, B->Size);
+  return checkWaitList(NumEvents, Events, Table);
+}
+
+// The shape of a launch on a backend without global offsets: 1 to 3 dimensions, a
+// global size, no non-zero offset.
+inline pi_result checkLaunchShape(const char *Function, pi_uint32 WorkDim,
+                                  const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
+                                  const char *Adapter) {
+  if (WorkDim < 1 || WorkDim > 3)
+    return fail(PI_ERROR_INVALID_WORK_DIMENSION, "{}: work dimension {} is not 1, 2 or 3",
+                Function, WorkDim);
+  if (GlobalWorkSize == nullptr)
+    return fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE, "{}: argument 'GlobalWorkSize' is null",
+                Function);
+  if (GlobalWorkOffset != nullptr)
+    for (pi_uint32 D = 0; D < WorkDim; ++D)
+      if (GlobalWorkOffset[D] != 0)
+        return fail(PI_ERROR_INVALID_GLOBAL_OFFSET,
+                    "{}: global offset {} in dimension {}: the {} adapter launches with offset 0 "
+                    "only",
+                    Function, GlobalWorkOffset[D], D, Adapter);
+  return PI_SUCCESS;
+}
+
+} // namespace dglink
