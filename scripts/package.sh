@@ -25,7 +25,8 @@ for t in "$build"/bin/*; do
   # The test programs that talk to the host's devices. The others (dispatch, shim,
   # Level Zero test driver) load files from the build tree and touch no device: CI
   # runs them, a GPU host has nothing to add.
-  dglink_conformance | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests)
+  dglink_conformance | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests | \
+    dglink_hip_nvidia_tests)
     cp -a "$t" "$out/tests/" ;;
   esac
 done

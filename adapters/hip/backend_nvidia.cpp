@@ -1,0 +1,298 @@
+// The HIP table on HIP's NVIDIA platform, implemented on the CUDA driver API.
+//
+// HIP's NVIDIA platform is a header layer (hip/nvidia_detail/*.h) that maps each
+// hip* call onto the CUDA runtime or driver; HIP 5.2's copy of it does not compile
+// against CUDA 13 (removed cudaDeviceProp fields and texture APIs, changed
+// signatures: see docs/hip.md). The adapter needs only the calls of HipApi, so
+// this file is that mapping for those calls, written against the CUDA driver API
+// that dglink_cuda_driver opens with dlopen (libcuda.so.1): hipModuleGetGlobal ->
+// cuModuleGetGlobal, hipModuleLaunchKernel -> cuLaunchKernel, hipSetDevice -> the
+// device's primary context made current, and so on. HIP's error numbering is
+// CUDA's for every code the adapter tells apart, so CUresult values pass through.
+#include "hip_api.h"
+
+#include "cuda_driver.h"
+
+#include <dglink/support/log.h>
+
+#include <mutex>
+#include <vector>
+
+namespace dglink::hip {
+namespace {
+
+using dglink::cuda::cu;
+
+HipError err(CUresult Result) { return static_cast<HipError>(Result); }
+CUstream stream(HipStream Stream) { return reinterpret_cast<CUstream>(Stream); }
+CUevent event(HipEvent Event) { return reinterpret_cast<CUevent>(Event); }
+CUmodule module(HipModule Module) { return reinterpret_cast<CUmodule>(Module); }
+CUfunction function(HipFunction Function) { return reinterpret_cast<CUfunction>(Function); }
+CUdeviceptr address(const void *Pointer) { return reinterpret_cast<CUdeviceptr>(Pointer); }
+
+// The primary context of every device, retained on first use and kept for the
+// process (as the CUDA runtime behind hipSetDevice does).
+std::mutex ContextsMutex;
+std::vector<CUcontext> Contexts;
+
+HipError getDeviceCount(int *Count) {
+  const CUresult R = cu().cuDeviceGetCount(Count);
+  if (R == CUDA_SUCCESS && *Count == 0)
+    return HipErrorNoDevice; // hipGetDeviceCount's answer for "none"
+  return err(R);
+}
+HipError driverGetVersion(int *Version) { return err(cu().cuDriverGetVersion(Version)); }
+
+HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
+  CUdevice Device = 0;
+  if (CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
+    return err(R);
+  char Name[256] = {};
+  if (CUresult R = cu().cuDeviceGetName(Name, static_cast<int>(sizeof(Name) - 1), Device);
+      R != CUDA_SUCCESS)
+    return err(R);
+  Info.Name = Name;
+  auto Attribute = [&](CUdevice_attribute Which, int &Out) {
+    int Value = 0;
+    if (cu().cuDeviceGetAttribute(&Value, Which, Device) == CUDA_SUCCESS)
+      Out = Value;
+  };
+  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Info.ComputeMajor);
+  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Info.ComputeMinor);
+  Attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Info.MultiprocessorCount);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Info.MaxThreadsPerBlock);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, Info.MaxBlockDim[0]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, Info.MaxBlockDim[1]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, Info.MaxBlockDim[2]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, Info.MaxGridDim[0]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, Info.MaxGridDim[1]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, Info.MaxGridDim[2]);
+  if (CUresult R = cu().cuDeviceTotalMem(&Info.TotalMemory, Device); R != CUDA_SUCCESS)
+    return err(R);
+  Info.Arch = "sm_" + std::to_string(Info.ComputeMajor) + std::to_string(Info.ComputeMinor);
+  return HipSuccess;
+}
+
+HipError setDevice(int Ordinal) {
+  CUcontext Context = nullptr;
+  {
+    std::lock_guard<std::mutex> Lock(ContextsMutex);
+    if (Ordinal < 0)
+      return HipErrorInvalidDevice;
+    if (static_cast<size_t>(Ordinal) >= Contexts.size())
+      Contexts.resize(static_cast<size_t>(Ordinal) + 1, nullptr);
+    if (Contexts[static_cast<size_t>(Ordinal)] == nullptr) {
+      CUdevice Device = 0;
+      if (CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
+        return err(R);
+      if (CUresult R = cu().cuDevicePrimaryCtxRetain(&Context, Device); R != CUDA_SUCCESS)
+        return err(R);
+      Contexts[static_cast<size_t>(Ordinal)] = Context;
+    }
+    Context = Contexts[static_cast<size_t>(Ordinal)];
+  }
+  CUcontext Current = nullptr;
+  if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
+    return HipSuccess;
+  return err(cu().cuCtxSetCurrent(Context));
+}
+
+HipError streamCreateNonBlocking(HipStream *Out) {
+  CUstream Stream = nullptr;
+  const CUresult R = cu().cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING);
+  *Out = reinterpret_cast<HipStream>(Stream);
+  return err(R);
+}
+HipError streamDestroy(HipStream S) { return err(cu().cuStreamDestroy(stream(S))); }
+HipError streamSynchronize(HipStream S) { return err(cu().cuStreamSynchronize(stream(S))); }
+HipError streamWaitEvent(HipStream S, HipEvent E) {
+  return err(cu().cuStreamWaitEvent(stream(S), event(E), 0));
+}
+HipError eventCreateNoTiming(HipEvent *Out) {
+  CUevent Event = nullptr;
+  const CUresult R = cu().cuEventCreate(&Event, CU_EVENT_DISABLE_TIMING);
+  *Out = reinterpret_cast<HipEvent>(Event);
+  return err(R);
+}
+HipError eventDestroy(HipEvent E) { return err(cu().cuEventDestroy(event(E))); }
+HipError eventRecord(HipEvent E, HipStream S) {
+  return err(cu().cuEventRecord(event(E), stream(S)));
+}
+HipError eventSynchronize(HipEvent E) { return err(cu().cuEventSynchronize(event(E))); }
+HipError eventQuery(HipEvent E) { return err(cu().cuEventQuery(event(E))); }
+HipError mallocDevice(void **P, size_t Size) {
+  CUdeviceptr Pointer = 0;
+  const CUresult R = cu().cuMemAlloc(&Pointer, Size);
+  *P = reinterpret_cast<void *>(Pointer);
+  return err(R);
+}
+HipError freeDevice(void *P) { return err(cu().cuMemFree(address(P))); }
+HipError hostMalloc(void **P, size_t Size) { return err(cu().cuMemAllocHost(P, Size)); }
+HipError hostFree(void *P) { return err(cu().cuMemFreeHost(P)); }
+HipError mallocManaged(void **P, size_t Size) {
+  CUdeviceptr Pointer = 0;
+  const CUresult R = cu().cuMemAllocManaged(&Pointer, Size, CU_MEM_ATTACH_GLOBAL);
+  *P = reinterpret_cast<void *>(Pointer);
+  return err(R);
+}
+HipError memcpyAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
+  return err(cu().cuMemcpyAsync(address(Dst), address(Src), Size, stream(S)));
+}
+HipError memcpyHtoD(void *Dst, const void *Src, size_t Size) {
+  return err(cu().cuMemcpyHtoD(address(Dst), Src, Size));
+}
+HipError memcpyHtoDAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
+  return err(cu().cuMemcpyHtoDAsync(address(Dst), Src, Size, stream(S)));
+}
+HipError memcpyDtoHAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
+  return err(cu().cuMemcpyDtoHAsync(Dst, address(Src), Size, stream(S)));
+}
+HipError memsetD8Async(void *Dst, unsigned char Value, size_t Count, HipStream S) {
+  return err(cu().cuMemsetD8Async(address(Dst), Value, Count, stream(S)));
+}
+HipError memsetD16Async(void *Dst, unsigned short Value, size_t Count, HipStream S) {
+  return err(cu().cuMemsetD16Async(address(Dst), Value, Count, stream(S)));
+}
+HipError memsetD32Async(void *Dst, unsigned Value, size_t Count, HipStream S) {
+  return err(cu().cuMemsetD32Async(address(Dst), Value, Count, stream(S)));
+}
+
+// hipModuleLoadDataEx with the JIT's error and information logs.
+HipError moduleLoadData(HipModule *Out, const void *Image, std::string &Log) {
+  std::vector<char> ErrorLog(16384, '\0');
+  std::vector<char> InfoLog(16384, '\0');
+  CUjit_option Options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1),
+                    InfoLog.data(), reinterpret_cast<void *>(InfoLog.size() - 1)};
+  CUmodule Module = nullptr;
+  const CUresult R = cu().cuModuleLoadDataEx(&Module, Image, 4, Options, Values);
+  Log += ErrorLog.data();
+  if (InfoLog[0] != '\0')
+    Log += std::string(Log.empty() || Log.back() == '\n' ? "" : "\n") + InfoLog.data();
+  *Out = R == CUDA_SUCCESS ? reinterpret_cast<HipModule>(Module) : nullptr;
+  return err(R);
+}
+HipError moduleUnload(HipModule M) { return err(cu().cuModuleUnload(module(M))); }
+HipError moduleGetFunction(HipFunction *Out, HipModule M, const char *Name) {
+  CUfunction Function = nullptr;
+  const CUresult R = cu().cuModuleGetFunction(&Function, module(M), Name);
+  *Out = reinterpret_cast<HipFunction>(Function);
+  return err(R);
+}
+HipError moduleGetGlobal(void **Address, size_t *Bytes, HipModule M, const char *Name) {
+  CUdeviceptr Pointer = 0;
+  const CUresult R = cu().cuModuleGetGlobal(&Pointer, Bytes, module(M), Name);
+  *Address = reinterpret_cast<void *>(Pointer);
+  return err(R);
+}
+HipError funcMaxThreadsPerBlock(int *Value, HipFunction F) {
+  return err(cu().cuFuncGetAttribute(Value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function(F)));
+}
+HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigned Block[3],
+                            HipStream S, void **Params) {
+  return err(cu().cuLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+                                 Block[2], 0, stream(S), Params, nullptr));
+}
+
+// HIP's names for the codes it shares with CUDA; others get CUDA's name.
+const char *errorName(HipError E) {
+  switch (E) {
+  case HipSuccess: return "hipSuccess";
+  case HipErrorInvalidValue: return "hipErrorInvalidValue";
+  case HipErrorOutOfMemory: return "hipErrorOutOfMemory";
+  case HipErrorNotInitialized: return "hipErrorNotInitialized";
+  case HipErrorNoDevice: return "hipErrorNoDevice";
+  case HipErrorInvalidDevice: return "hipErrorInvalidDevice";
+  case HipErrorInvalidImage: return "hipErrorInvalidImage";
+  case HipErrorInvalidContext: return "hipErrorInvalidContext";
+  case HipErrorNoBinaryForGpu: return "hipErrorNoBinaryForGpu";
+  case HipErrorInvalidKernelFile: return "hipErrorInvalidKernelFile";
+  case HipErrorInvalidHandle: return "hipErrorInvalidHandle";
+  case HipErrorNotFound: return "hipErrorNotFound";
+  case HipErrorNotReady: return "hipErrorNotReady";
+  case HipErrorIllegalAddress: return "hipErrorIllegalAddress";
+  case HipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
+  case HipErrorLaunchFailure: return "hipErrorLaunchFailure";
+  case HipErrorNotSupported: return "hipErrorNotSupported";
+  default: break;
+  }
+  const char *Name = nullptr;
+  if (cu().cuGetErrorName != nullptr)
+    cu().cuGetErrorName(static_cast<CUresult>(E), &Name);
+  return Name != nullptr ? Name : "hipErrorUnknown";
+}
+const char *errorString(HipError E) {
+  const char *Text = nullptr;
+  if (cu().cuGetErrorString != nullptr)
+    cu().cuGetErrorString(static_cast<CUresult>(E), &Text);
+  return Text != nullptr ? Text : "no description";
+}
+
+HipApi makeTable() {
+  HipApi Table;
+  Table.Platform = "NVIDIA";
+  Table.Library = "libcuda.so.1";
+  Table.GetDeviceCount = getDeviceCount;
+  Table.DriverGetVersion = driverGetVersion;
+  Table.GetDeviceInfo = getDeviceInfo;
+  Table.SetDevice = setDevice;
+  Table.StreamCreateNonBlocking = streamCreateNonBlocking;
+  Table.StreamDestroy = streamDestroy;
+  Table.StreamSynchronize = streamSynchronize;
+  Table.StreamWaitEvent = streamWaitEvent;
+  Table.EventCreateNoTiming = eventCreateNoTiming;
+  Table.EventDestroy = eventDestroy;
+  Table.EventRecord = eventRecord;
+  Table.EventSynchronize = eventSynchronize;
+  Table.EventQuery = eventQuery;
+  Table.Malloc = mallocDevice;
+  Table.Free = freeDevice;
+  Table.HostMalloc = hostMalloc;
+  Table.HostFree = hostFree;
+  Table.MallocManaged = mallocManaged;
+  Table.MemcpyAsync = memcpyAsync;
+  Table.MemcpyHtoD = memcpyHtoD;
+  Table.MemcpyHtoDAsync = memcpyHtoDAsync;
+  Table.MemcpyDtoHAsync = memcpyDtoHAsync;
+  Table.MemsetD8Async = memsetD8Async;
+  Table.MemsetD16Async = memsetD16Async;
+  Table.MemsetD32Async = memsetD32Async;
+  Table.ModuleLoadData = moduleLoadData;
+  Table.ModuleUnload = moduleUnload;
+  Table.ModuleGetFunction = moduleGetFunction;
+  Table.ModuleGetGlobal = moduleGetGlobal;
+  Table.FuncMaxThreadsPerBlock = funcMaxThreadsPerBlock;
+  Table.ModuleLaunchKernel = moduleLaunchKernel;
+  Table.ErrorName = errorName;
+  Table.ErrorString = errorString;
+  return Table;
+}
+
+const HipApi Table = makeTable();
+
+} // namespace
+
+bool loadHip(std::string *Reason) {
+  // dglink_cuda_driver opens libcuda.so.1 and runs cuInit once per process (and
+  // logs why when it cannot).
+  std::string Why;
+  const bool Loaded = dglink::cuda::loadCudaDriver(&Why);
+  static const bool Logged = [Loaded, &Why] {
+    if (Loaded)
+      logger().debug("hip: NVIDIA platform over the CUDA driver (libcuda.so.1)");
+    else
+      logger().info("hip: no usable CUDA driver for HIP's NVIDIA platform: {}; the adapter "
+                    "reports zero platforms",
+                    Why);
+    return true;
+  }();
+  (void)Logged;
+  if (Reason != nullptr)
+    *Reason = Why;
+  return Loaded;
+}
+
+const HipApi &hip() { return Table; }
+
+} // namespace dglink::hip

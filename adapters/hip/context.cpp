@@ -1,0 +1,83 @@
+// Contexts: one device each, on the device's primary context (what hipSetDevice
+// selects on both platforms).
+#include "handles.h"
+
+#include <dglink/support/info.h>
+
+namespace dglink::hip {
+
+void releaseContext(_pi_context *Context) {
+  if (!dropReference(Context))
+    return;
+  if (makeCurrent(*Context->Device) == PI_SUCCESS)
+    for (HipEvent Event : Context->EventPool)
+      hip().EventDestroy(Event);
+  delete Context;
+}
+
+} // namespace dglink::hip
+
+using namespace dglink::hip;
+
+extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
+                                                   pi_uint32 NumDevices, const pi_device *Devices,
+                                                   pi_context *RetContext) try {
+  if (NumDevices == 0 || Devices == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piContextCreate: {} devices, list pointer {}: at least one device is "
+                        "needed",
+                        NumDevices, Devices == nullptr ? "null" : "not null");
+  DGLINK_CHECK_NOT_NULL(RetContext, PI_ERROR_INVALID_VALUE);
+  for (pi_uint32 I = 0; I < NumDevices; ++I)
+    if (!dglink::ownedBy(Devices[I], &PluginFunctions))
+      return dglink::fail(PI_ERROR_INVALID_DEVICE, "piContextCreate: device {} is {}", I,
+                          Devices[I] == nullptr ? "null" : "not a device of the HIP adapter");
+  for (pi_uint32 I = 1; I < NumDevices; ++I)
+    if (Devices[I] != Devices[0])
+      return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                          "piContextCreate: a HIP context holds one device; got '{}' and '{}'",
+                          Devices[0]->Name, Devices[I]->Name);
+  if (Properties != nullptr && Properties[0] != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piContextCreate: context property {:#x} is not supported",
+                        static_cast<unsigned long long>(Properties[0]));
+  DGLINK_TRY(makeCurrent(*Devices[0]));
+  auto *Context = new _pi_context();
+  Context->Device = Devices[0];
+  *RetContext = Context;
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_context_info ParamName,
+                                                    size_t ParamValueSize, void *ParamValue,
+                                                    size_t *ParamValueSizeRet) try {
+  DGLINK_HIP_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  switch (ParamName) {
+  case PI_CONTEXT_INFO_NUM_DEVICES:
+    return dglink::returnInfo(pi_uint32{1}, ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_CONTEXT_INFO_DEVICES:
+    return dglink::returnInfo(static_cast<pi_device>(Context->Device), ParamValueSize,
+                              ParamValue, ParamValueSizeRet);
+  case PI_CONTEXT_INFO_REFERENCE_COUNT:
+    return dglink::returnInfo(Context->RefCount.load(), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piContextGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piContextRetain(pi_context Context) try {
+  DGLINK_HIP_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  retain(Context);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piContextRelease(pi_context Context) try {
+  DGLINK_HIP_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  releaseContext(Context);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL

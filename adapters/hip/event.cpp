@@ -1,0 +1,184 @@
+// Events: a HIP event recorded on the queue's stream after an enqueue; wait
+// lists become hipStreamWaitEvent, waiting is hipEventSynchronize.
+#include "handles.h"
+
+#include <dglink/support/info.h>
+
+namespace dglink::hip {
+
+pi_result acquireEvent(_pi_context &Context, HipEvent &Event) {
+  {
+    std::lock_guard<std::mutex> Lock(Context.EventPoolMutex);
+    if (!Context.EventPool.empty()) {
+      Event = Context.EventPool.back();
+      Context.EventPool.pop_back();
+      return PI_SUCCESS;
+    }
+  }
+  DGLINK_HIP(EventCreateNoTiming, &Event);
+  return PI_SUCCESS;
+}
+
+void recycleEvent(_pi_context &Context, HipEvent Event) {
+  std::lock_guard<std::mutex> Lock(Context.EventPoolMutex);
+  Context.EventPool.push_back(Event);
+}
+
+pi_result waitForEvents(_pi_queue &Queue, pi_uint32 NumEvents, const pi_event *Events) {
+  for (pi_uint32 I = 0; I < NumEvents; ++I)
+    if (Events[I]->Queue != &Queue) // the in-order stream already orders its own
+      DGLINK_HIP(StreamWaitEvent, Queue.Stream, Events[I]->Event);
+  return PI_SUCCESS;
+}
+
+EnqueueEvent::~EnqueueEvent() {
+  if (Event != nullptr)
+    recycleEvent(*Queue.Context, Event);
+}
+
+pi_result EnqueueEvent::prepare() {
+  if (Out == nullptr)
+    return PI_SUCCESS;
+  return acquireEvent(*Queue.Context, Event);
+}
+
+pi_result EnqueueEvent::recordNow() {
+  if (Event != nullptr)
+    DGLINK_HIP(EventRecord, Event, Queue.Stream);
+  return PI_SUCCESS;
+}
+
+pi_result EnqueueEvent::finish(pi_result Result) {
+  if (Result != PI_SUCCESS || Out == nullptr)
+    return Result; // the destructor recycles an unused event
+  auto *Handle = new _pi_event();
+  Handle->Queue = &Queue;
+  Handle->Context = Queue.Context;
+  Handle->Event = Event;
+  retain(&Queue);
+  Event = nullptr;
+  *Out = Handle;
+  return PI_SUCCESS;
+}
+
+pi_result copyToDevice(_pi_queue &Queue, void *Dst, const void *Src, size_t Count, bool Blocking,
+                       EnqueueEvent &Done) {
+  if (Count != 0)
+    DGLINK_HIP(MemcpyHtoDAsync, Dst, Src, Count, Queue.Stream);
+  DGLINK_TRY(Done.recordNow());
+  if (Blocking)
+    DGLINK_HIP(StreamSynchronize, Queue.Stream);
+  return PI_SUCCESS;
+}
+
+pi_result copyToHost(_pi_queue &Queue, void *Dst, const void *Src, size_t Count, bool Blocking,
+                     EnqueueEvent &Done) {
+  if (Count != 0)
+    DGLINK_HIP(MemcpyDtoHAsync, Dst, Src, Count, Queue.Stream);
+  DGLINK_TRY(Done.recordNow());
+  if (Blocking)
+    DGLINK_HIP(StreamSynchronize, Queue.Stream);
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::hip
+
+using namespace dglink::hip;
+
+extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventList) try {
+  if (NumEvents == 0 || EventList == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piEventsWait: {} events, list pointer {}: at least one event is needed",
+                        NumEvents, EventList == nullptr ? "null" : "not null");
+  for (pi_uint32 I = 0; I < NumEvents; ++I)
+    if (!dglink::ownedBy(EventList[I], &PluginFunctions))
+      return dglink::fail(PI_ERROR_INVALID_EVENT, "piEventsWait: event {} is {}", I,
+                          EventList[I] == nullptr ? "null" : "not an event of the HIP adapter");
+  for (pi_uint32 I = 0; I < NumEvents; ++I) {
+    DGLINK_TRY(makeCurrent(*EventList[I]->Context->Device));
+    DGLINK_HIP(EventSynchronize, EventList[I]->Event);
+  }
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info ParamName,
+                                                  size_t ParamValueSize, void *ParamValue,
+                                                  size_t *ParamValueSizeRet) try {
+  DGLINK_HIP_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
+  switch (ParamName) {
+  case PI_EVENT_INFO_COMMAND_QUEUE:
+    return dglink::returnInfo(static_cast<pi_queue>(Event->Queue), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  case PI_EVENT_INFO_CONTEXT:
+    return dglink::returnInfo(static_cast<pi_context>(Event->Context), ParamValueSize,
+                              ParamValue, ParamValueSizeRet);
+  case PI_EVENT_INFO_REFERENCE_COUNT:
+    return dglink::returnInfo(Event->RefCount.load(), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  case PI_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
+    DGLINK_TRY(makeCurrent(*Event->Context->Device));
+    const HipError Result = hip().EventQuery(Event->Event);
+    pi_int32 Status = PI_EVENT_COMPLETE;
+    if (Result == HipErrorNotReady)
+      Status = PI_EVENT_SUBMITTED;
+    else if (Result != HipSuccess)
+      return hipError(Result, "hipEventQuery");
+    return dglink::returnInfo(Status, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piEventGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piEventRetain(pi_event Event) try {
+  DGLINK_HIP_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
+  retain(Event);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piEventRelease(pi_event Event) try {
+  DGLINK_HIP_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
+  if (dropReference(Event)) {
+    // A recorded event may be recycled at once: re-recording it later only moves
+    // its completion point, and nobody holds this handle any more.
+    recycleEvent(*Event->Context, Event->Event);
+    releaseQueue(Event->Queue);
+    delete Event;
+  }
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+namespace {
+pi_result enqueueMarker(const char *Function, pi_queue Queue, pi_uint32 NumEvents,
+                        const pi_event *Events, pi_event *Event) {
+  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(dglink::checkWaitList(NumEvents, Events, &PluginFunctions));
+  DGLINK_TRY(makeCurrent(*Queue->Device));
+  DGLINK_TRY(waitForEvents(*Queue, NumEvents, Events));
+  // The queue is in order: an event recorded now completes after everything
+  // enqueued before, which is what both a marker and a barrier promise.
+  EnqueueEvent Done(*Queue, Event);
+  DGLINK_TRY(Done.prepare());
+  return Done.finish(Done.recordNow());
+}
+} // namespace
+
+extern "C" PI_API_EXPORT pi_result piEnqueueEventsWait(pi_queue Queue,
+                                                       pi_uint32 NumEventsInWaitList,
+                                                       const pi_event *EventWaitList,
+                                                       pi_event *Event) try {
+  return enqueueMarker(__func__, Queue, NumEventsInWaitList, EventWaitList, Event);
+}
+DGLINK_CATCH_ALL
+
+extern "C" PI_API_EXPORT pi_result piEnqueueEventsWaitWithBarrier(pi_queue Queue,
+                                                                  pi_uint32 NumEventsInWaitList,
+                                                                  const pi_event *EventWaitList,
+                                                                  pi_event *Event) try {
+  return enqueueMarker(__func__, Queue, NumEventsInWaitList, EventWaitList, Event);
+}
+DGLINK_CATCH_ALL

@@ -1,0 +1,143 @@
+// The HIP functions the HIP adapter calls, as a table of function pointers with
+// the adapter's own opaque types, so that one adapter source builds for both of
+// HIP's platforms (docs/hip.md):
+//   - AMD (backend_amd.cpp): each entry calls the same-named function of
+//     libamdhip64, opened with dlopen at run time;
+//   - NVIDIA (backend_nvidia.cpp): each entry is implemented on the CUDA driver
+//     API (libcuda, opened with dlopen by dglink_cuda_driver), the way HIP's own
+//     NVIDIA platform maps hip* onto cu* (hipModuleGetGlobal -> cuModuleGetGlobal).
+// Results use hipError_t's numbering (HIP 5.2), whichever backend produced them.
+#pragma once
+
+#include <dglink/pi.h>
+#include <dglink/support/error.h>
+
+#include <cstddef>
+#include <string>
+
+namespace dglink::hip {
+
+using HipError = int;
+// hipError_t values the adapter tells apart (hip_runtime_api.h, HIP 5.2).
+enum : HipError {
+  HipSuccess = 0,
+  HipErrorInvalidValue = 1,
+  HipErrorOutOfMemory = 2,
+  HipErrorNotInitialized = 3,
+  HipErrorInvalidDevicePointer = 17,
+  HipErrorNoDevice = 100,
+  HipErrorInvalidDevice = 101,
+  HipErrorInvalidImage = 200,
+  HipErrorInvalidContext = 201,
+  HipErrorNoBinaryForGpu = 209,
+  HipErrorInvalidKernelFile = 218,
+  HipErrorSharedObjectInitFailed = 303,
+  HipErrorInvalidHandle = 400,
+  HipErrorNotFound = 500,
+  HipErrorNotReady = 600,
+  HipErrorIllegalAddress = 700,
+  HipErrorLaunchOutOfResources = 701,
+  HipErrorContextIsDestroyed = 709,
+  HipErrorLaunchFailure = 719,
+  HipErrorNotSupported = 801,
+  HipErrorUnknown = 999,
+};
+
+// Opaque handles (hipStream_t, hipEvent_t, hipModule_t, hipFunction_t); device
+// addresses are void *, as hipDeviceptr_t is.
+using HipStream = struct HipStreamOpaque *;
+using HipEvent = struct HipEventOpaque *;
+using HipModule = struct HipModuleOpaque *;
+using HipFunction = struct HipFunctionOpaque *;
+
+// What the adapter reads of a device (hipDeviceGetName, hipDeviceGetAttribute,
+// hipDeviceTotalMem, hipGetDeviceProperties).
+struct HipDeviceInfo {
+  std::string Name;
+  std::string Arch; // "gfx90a" (AMD gcnArchName without features), "sm_90" (NVIDIA)
+  int ComputeMajor = 0;
+  int ComputeMinor = 0;
+  int MultiprocessorCount = 0;
+  int MaxThreadsPerBlock = 1024;
+  int MaxBlockDim[3] = {1024, 1024, 64};
+  int MaxGridDim[3] = {0x7FFFFFFF, 65535, 65535};
+  size_t TotalMemory = 0;
+};
+
+struct HipApi {
+  const char *Platform = "";      // "AMD" or "NVIDIA"
+  const char *Library = "";       // what was opened: "libamdhip64.so.5", "libcuda.so.1"
+  HipError (*GetDeviceCount)(int *Count) = nullptr;
+  HipError (*DriverGetVersion)(int *Version) = nullptr;
+  HipError (*GetDeviceInfo)(int Ordinal, HipDeviceInfo &Info) = nullptr;
+  // Makes the device (its primary context) current on this thread.
+  HipError (*SetDevice)(int Ordinal) = nullptr;
+  HipError (*StreamCreateNonBlocking)(HipStream *Stream) = nullptr;
+  HipError (*StreamDestroy)(HipStream Stream) = nullptr;
+  HipError (*StreamSynchronize)(HipStream Stream) = nullptr;
+  HipError (*StreamWaitEvent)(HipStream Stream, HipEvent Event) = nullptr;
+  HipError (*EventCreateNoTiming)(HipEvent *Event) = nullptr;
+  HipError (*EventDestroy)(HipEvent Event) = nullptr;
+  HipError (*EventRecord)(HipEvent Event, HipStream Stream) = nullptr;
+  HipError (*EventSynchronize)(HipEvent Event) = nullptr;
+  HipError (*EventQuery)(HipEvent Event) = nullptr;
+  HipError (*Malloc)(void **Pointer, size_t Size) = nullptr;
+  HipError (*Free)(void *Pointer) = nullptr;
+  HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr;
+  HipError (*HostFree)(void *Pointer) = nullptr;
+  HipError (*MallocManaged)(void **Pointer, size_t Size) = nullptr;
+  // hipMemcpyAsync with hipMemcpyDefault: unified addressing tells the kinds apart.
+  HipError (*MemcpyAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
+  HipError (*MemcpyHtoD)(void *Dst, const void *Src, size_t Size) = nullptr;
+  HipError (*MemcpyHtoDAsync)(void *Dst, const void *Src, size_t Size,
+                              HipStream Stream) = nullptr;
+  HipError (*MemcpyDtoHAsync)(void *Dst, const void *Src, size_t Size,
+                              HipStream Stream) = nullptr;
+  HipError (*MemsetD8Async)(void *Dst, unsigned char Value, size_t Count,
+                            HipStream Stream) = nullptr;
+  HipError (*MemsetD16Async)(void *Dst, unsigned short Value, size_t Count,
+                             HipStream Stream) = nullptr;
+  HipError (*MemsetD32Async)(void *Dst, unsigned Value, size_t Count, HipStream Stream) = nullptr;
+  // hipModuleLoadData(Ex); Log gets what the loader says (the CUDA JIT's logs on
+  // NVIDIA; HIP on AMD has none).
+  HipError (*ModuleLoadData)(HipModule *Module, const void *Image, std::string &Log) = nullptr;
+  HipError (*ModuleUnload)(HipModule Module) = nullptr;
+  HipError (*ModuleGetFunction)(HipFunction *Function, HipModule Module,
+                                const char *Name) = nullptr;
+  HipError (*ModuleGetGlobal)(void **Address, size_t *Bytes, HipModule Module,
+                              const char *Name) = nullptr;
+  // hipFuncGetAttribute(HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK).
+  HipError (*FuncMaxThreadsPerBlock)(int *Value, HipFunction Function) = nullptr;
+  HipError (*ModuleLaunchKernel)(HipFunction Function, const unsigned Grid[3],
+                                 const unsigned Block[3], HipStream Stream,
+                                 void **Params) = nullptr;
+  // hipGetErrorName / hipGetErrorString (never null).
+  const char *(*ErrorName)(HipError Error) = nullptr;
+  const char *(*ErrorString)(HipError Error) = nullptr;
+};
+
+// Opens the platform's library once per process (AMD: libamdhip64; NVIDIA:
+// libcuda through dglink_cuda_driver). False when it cannot be used; Reason then
+// says why (library missing, symbol missing, init failed, no device). Never loud:
+// the adapter then reports zero platforms.
+bool loadHip(std::string *Reason = nullptr);
+
+// The loaded table; valid after loadHip() returned true (every handle of the
+// adapter exists only after that).
+const HipApi &hip();
+
+// The pi_result for a failed call, with the last-error message naming the call
+// and HIP's error name and text.
+pi_result hipError(HipError Result, const char *Call);
+pi_result hipError(HipError Result, const char *Call, pi_result Code);
+
+} // namespace dglink::hip
+
+// Calls a table entry and returns its error, as a pi_result with a message, from
+// the enclosing function.
+#define DGLINK_HIP(Entry, ...)                                                                 \
+  do {                                                                                         \
+    const ::dglink::hip::HipError DglinkHipResult_ = ::dglink::hip::hip().Entry(__VA_ARGS__);  \
+    if (DglinkHipResult_ != ::dglink::hip::HipSuccess)                                         \
+      return ::dglink::hip::hipError(DglinkHipResult_, "hip" #Entry);                          \
+  } while (0)

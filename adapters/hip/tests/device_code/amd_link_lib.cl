@@ -1,0 +1,2 @@
+// Defines cl_helper() for amd_link_main.cl.
+int cl_helper(int x) { return x * 5 + 2; }
