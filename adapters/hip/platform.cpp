@@ -17,13 +17,15 @@ pi_result describeDevice(_pi_platform &Platform, int Ordinal, _pi_device &Device
   DGLINK_HIP(GetDeviceInfo, Ordinal, Device.Info);
   Device.Name = Device.Info.Name;
   std::string How;
+  const bool HaveLinker = linkerAvailable(&How);
   // AMD links for the device's ISA, which it must report.
-  Device.CanLink = linkerAvailable(&How) && (!isAmd() || !Device.Info.Arch.empty());
+  const bool HaveArch = !isAmd() || !Device.Info.Arch.empty();
+  Device.CanLink = HaveLinker && HaveArch;
   if (Device.CanLink)
     Device.LinkFormats = imageTarget();
   else
     logger().info("hip: device {} cannot link at run time: {}", Ordinal,
-                  How.empty() ? "no architecture name" : How);
+                  HaveLinker ? "it reports no architecture name (gcnArchName)" : How);
   std::vector<std::string> Formats;
   if (Device.CanLink)
     Formats.push_back(Device.LinkFormats);

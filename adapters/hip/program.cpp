@@ -293,12 +293,12 @@ extern "C" PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 N
   const _pi_device &Device = *Context->Device;
   if (!Device.CanLink) {
     std::string Why;
-    linkerAvailable(&Why);
+    if (linkerAvailable(&Why))
+      Why = "the device reports no architecture name to link for";
     return dglink::fail(PI_ERROR_INVALID_OPERATION,
                         "piProgramLink: HIP's {} platform cannot link {} at run time on device "
                         "'{}': {}",
-                        hip().Platform, imageTarget(), Device.Name,
-                        Why.empty() ? "the device reports no architecture" : Why);
+                        hip().Platform, imageTarget(), Device.Name, Why);
   }
   DGLINK_TRY(makeCurrent(Device));
 
