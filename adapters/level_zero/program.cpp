@@ -182,6 +182,7 @@ extern "C" PI_API_EXPORT pi_result piProgramCreateWithBinary(
                         "piProgramCreateWithBinary: binary 0 is null or empty");
   dglink::ImageMetadata Properties;
   DGLINK_TRY(dglink::readFlatMetadata(NumMetadataEntries, Metadata, Properties));
+  DGLINK_TRY(dglink::refuseLoweredImage(__func__, Properties));
   bool Native = false;
   const pi_result Result = classify(__func__, Context, Binaries[0], Lengths[0], true, Native);
   if (BinaryStatus != nullptr)
@@ -224,6 +225,7 @@ piextProgramCreateWithImage(pi_context Context, pi_uint32 NumDevices, const pi_d
                       Image->Format == PI_DEVICE_BINARY_TYPE_NATIVE, Native));
   dglink::ImageMetadata Metadata;
   DGLINK_TRY(dglink::readImageMetadata(*Image, Metadata));
+  DGLINK_TRY(dglink::refuseLoweredImage(__func__, Metadata));
   _pi_program *Program = newProgram(Context, Native, Image->BinaryStart, Size, std::move(Metadata));
   if (Target != nullptr && *Target != '\0')
     Program->Target = Target;

@@ -83,8 +83,10 @@ pi_device_global_mechanism deviceGlobalMechanismOf(const _pi_device &Device) {
   if (Device.hasNativeExtension("cl_intel_global_variable_access") &&
       Device.Platform->GlobalVariable.complete())
     return PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
-  // The shim's lowered storage (PI_DEVICE_GLOBAL_MECHANISM_LOWERED) joins here once the
-  // compiler side records the layout in the images.
+  // Any device that runs an image format the shim emits runs its lowered images, whose
+  // variables live in a buffer the adapter owns (docs/opencl-lowering.md).
+  if (!Device.ImageFormats.empty())
+    return PI_DEVICE_GLOBAL_MECHANISM_LOWERED;
   return PI_DEVICE_GLOBAL_MECHANISM_NONE;
 }
 

@@ -1,6 +1,7 @@
 // Device-global read and write: the error contract of DESIGN.md checked in its order, then
-// the device's mechanism (cl_intel_global_variable_access today; the shim's lowered storage
-// is the next branch).
+// the mechanism: a program from lowered images keeps its variables in storage the adapter
+// owns (a buffer read or write, no kernel launch); otherwise the driver's
+// cl_intel_global_variable_access where the device has it.
 #include "opencl_adapter.h"
 
 namespace dglink::opencl {
@@ -86,23 +87,53 @@ pi_result copyNative(const char *Function, const DeviceGlobalCopy &Copy, pi_uint
   return PI_SUCCESS;
 }
 
+// PI_DEVICE_GLOBAL_MECHANISM_LOWERED: the variable's bytes at its offset in the program's
+// storage on the queue's device.
+pi_result copyLowered(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
+                      const pi_event *WaitList, pi_event *Event) {
+  const auto Place = Copy.Program->Metadata.Lowered->Variables.find(Copy.Name);
+  if (Place == Copy.Program->Metadata.Lowered->Variables.end())
+    return fail(PI_ERROR_INVALID_BINARY,
+                "{}: device global '{}' of {} has no place in the lowered storage", Function,
+                Copy.Name, programLabel(Copy.Program));
+  cl_mem Storage = nullptr;
+  DGLINK_TRY(loweredStorage(Function, Copy.Program, Copy.Queue->Device, Storage));
+  ClEventList ClWaitList(NumEvents, WaitList);
+  PendingEvent Pending(Copy.Queue, Event);
+  const cl_bool Blocking = Copy.Blocking ? CL_TRUE : CL_FALSE;
+  const size_t Offset = static_cast<size_t>(Place->second.Offset) + Copy.Offset;
+  cl_int Error;
+  const char *ClFunction;
+  if (Copy.Dir == Direction::Read) {
+    ClFunction = "clEnqueueReadBuffer";
+    Error = clEnqueueReadBuffer(Copy.Queue->Queue, Storage, Blocking, Offset, Copy.Count,
+                                Copy.HostPtr, ClWaitList.size(), ClWaitList.data(),
+                                Pending.clEvent());
+  } else {
+    ClFunction = "clEnqueueWriteBuffer";
+    Error = clEnqueueWriteBuffer(Copy.Queue->Queue, Storage, Blocking, Offset, Copy.Count,
+                                 Copy.HostPtr, ClWaitList.size(), ClWaitList.data(),
+                                 Pending.clEvent());
+  }
+  if (Error != CL_SUCCESS)
+    return fail(toPiResult(Error), "{}: {} failed with {} ({}) for device global '{}'", Function,
+                ClFunction, clErrorName(Error), Error, Copy.Name);
+  Pending.commit();
+  return PI_SUCCESS;
+}
+
 pi_result copy(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
                const pi_event *WaitList, pi_event *Event) {
+  if (Copy.Program->Metadata.Lowered)
+    return copyLowered(Function, Copy, NumEvents, WaitList, Event);
   pi_device Device = Copy.Queue->Device;
-  switch (Device->DeviceGlobal) {
-  case PI_DEVICE_GLOBAL_MECHANISM_NATIVE:
+  if (Device->DeviceGlobal == PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
     return copyNative(Function, Copy, NumEvents, WaitList, Event);
-  case PI_DEVICE_GLOBAL_MECHANISM_LOWERED:
-    // The shim's lowering adds a per-program buffer owned by the adapter; the copy becomes
-    // a buffer read/write at the variable's offset in it. No device reports this yet.
-    break;
-  case PI_DEVICE_GLOBAL_MECHANISM_NONE:
-    break;
-  }
   return fail(PI_ERROR_INVALID_OPERATION,
-              "{}: device-global access is not available on device '{}' (no "
-              "cl_intel_global_variable_access; lowered storage comes with the compiler shim)",
-              Function, Device->Name);
+              "{}: {} was made from an image whose device globals were not lowered, and device "
+              "'{}' has no cl_intel_global_variable_access; make the image with `dglink compile "
+              "--lower-device-globals` (docs/opencl-lowering.md)",
+              Function, programLabel(Copy.Program), Device->Name);
 }
 
 } // namespace

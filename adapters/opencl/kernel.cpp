@@ -14,6 +14,14 @@ pi_result kernelArgFailure(const char *Function, const char *ClFunction, cl_int 
                       Kernel->Name);
 }
 
+// Arguments past NumArgs do not exist for the caller: the storage argument is dglink's.
+pi_result checkArgIndex(const char *Function, pi_kernel Kernel, pi_uint32 ArgIndex) {
+  if (Kernel->TakesStorage && ArgIndex >= Kernel->NumArgs)
+    return dglink::fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments; ArgIndex {}",
+                        Function, Kernel->Name, Kernel->NumArgs, ArgIndex);
+  return PI_SUCCESS;
+}
+
 } // namespace
 
 using namespace dglink::opencl;
@@ -42,6 +50,22 @@ PI_API_EXPORT pi_result piKernelCreate(pi_program Program, const char *KernelNam
                                      CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL})
       clSetKernelExecInfo(Kernel->Kernel, Info, sizeof(Enable), &Enable);
   }
+  if (Program->Metadata.Lowered &&
+      (Program->AllKernelsLowered || Program->LoweredKernels.count(KernelName) != 0)) {
+    cl_uint NumArgs = 0;
+    Error = clGetKernelInfo(Kernel->Kernel, CL_KERNEL_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr);
+    if (Error != CL_SUCCESS || NumArgs == 0) {
+      clReleaseKernel(Kernel->Kernel);
+      if (Error != CL_SUCCESS)
+        return clFailure(Error, __func__, "clGetKernelInfo");
+      return dglink::fail(PI_ERROR_INVALID_BINARY,
+                          "{}: kernel '{}' of a lowered image has no device-global storage "
+                          "argument",
+                          __func__, KernelName);
+    }
+    Kernel->TakesStorage = true;
+    Kernel->NumArgs = NumArgs - 1;
+  }
   Kernel->Program = Program;
   ++Program->RefCount;
   *RetKernel = Kernel.release();
@@ -52,6 +76,7 @@ DGLINK_OPENCL_CATCH_ALL
 PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex, size_t ArgSize,
                                        const void *ArgValue) try {
   DGLINK_OPENCL_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  DGLINK_TRY(checkArgIndex(__func__, Kernel, ArgIndex));
   // A null ArgValue with a size is a local-memory argument, as in OpenCL.
   cl_int Error = clSetKernelArg(Kernel->Kernel, ArgIndex, ArgSize, ArgValue);
   if (Error != CL_SUCCESS)
@@ -63,6 +88,7 @@ DGLINK_OPENCL_CATCH_ALL
 PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 ArgIndex,
                                                  size_t ArgSize, const void *ArgValue) try {
   DGLINK_OPENCL_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  DGLINK_TRY(checkArgIndex(__func__, Kernel, ArgIndex));
   // As in DPC++, ArgValue points at the pointer value.
   DGLINK_CHECK_NOT_NULL(ArgValue, PI_ERROR_INVALID_VALUE);
   if (ArgSize != sizeof(void *))
@@ -96,6 +122,7 @@ DGLINK_OPENCL_CATCH_ALL
 PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_uint32 ArgIndex,
                                                 const pi_mem *ArgValue) try {
   DGLINK_OPENCL_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  DGLINK_TRY(checkArgIndex(__func__, Kernel, ArgIndex));
   DGLINK_CHECK_NOT_NULL(ArgValue, PI_ERROR_INVALID_VALUE);
   // A null buffer is a null global pointer, which OpenCL allows.
   cl_mem Mem = nullptr;
@@ -120,6 +147,9 @@ PI_API_EXPORT pi_result piKernelGetInfo(pi_kernel Kernel, pi_kernel_info ParamNa
   case PI_KERNEL_INFO_FUNCTION_NAME:
     return dglink::returnInfoString(Kernel->Name, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_KERNEL_INFO_NUM_ARGS: {
+    if (Kernel->TakesStorage)
+      return dglink::returnInfo(static_cast<pi_uint32>(Kernel->NumArgs), ParamValueSize,
+                                ParamValue, ParamValueSizeRet);
     cl_uint NumArgs = 0;
     cl_int Error =
         clGetKernelInfo(Kernel->Kernel, CL_KERNEL_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr);
@@ -203,6 +233,17 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
   }
   ClEventList WaitList(NumEventsInWaitList, EventWaitList);
   PendingEvent Pending(Queue, Event);
+  // A lowered kernel gets the storage of its program on the queue's device; the argument
+  // and the enqueue happen under one lock, so that launches on two devices do not mix.
+  std::unique_lock<std::mutex> Launch(Kernel->LaunchMutex, std::defer_lock);
+  if (Kernel->TakesStorage) {
+    cl_mem Storage = nullptr;
+    DGLINK_TRY(loweredStorage(__func__, Kernel->Program, Queue->Device, Storage));
+    Launch.lock();
+    const cl_int ArgError = clSetKernelArg(Kernel->Kernel, Kernel->NumArgs, sizeof(cl_mem), &Storage);
+    if (ArgError != CL_SUCCESS)
+      return kernelArgFailure(__func__, "clSetKernelArg", ArgError, Kernel, Kernel->NumArgs);
+  }
   cl_int Error = clEnqueueNDRangeKernel(Queue->Queue, Kernel->Kernel, WorkDim, GlobalWorkOffset,
                                         GlobalWorkSize, LocalWorkSize, WaitList.size(),
                                         WaitList.data(), Pending.clEvent());

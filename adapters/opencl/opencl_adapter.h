@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -134,6 +135,9 @@ bool programBuiltFor(pi_program Program, pi_device Device);
 // PI_ERROR_INVALID_PROGRAM_EXECUTABLE with a message unless some device has an executable.
 pi_result checkExecutable(const char *Function, pi_program Program);
 std::string programLabel(pi_program Program);
+// The storage of Program's lowered device globals on Device (docs/opencl-lowering.md),
+// made with its initial contents on first use; Program->Metadata.Lowered must be set.
+pi_result loweredStorage(const char *Function, pi_program Program, pi_device Device, cl_mem &Out);
 const char *formatLabel(dglink::ImageFormat Format);
 
 // Frees every USM allocation a context still owns (memory.cpp).
@@ -239,6 +243,12 @@ struct _pi_program {
   std::string Options;    // guarded by Mutex: the options last given to the driver
   std::string AdapterLog; // guarded by Mutex: dglink's part of the build log
 
+  // Lowered device globals (Metadata.Lowered): the kernels that take the storage as their
+  // last argument (every kernel when the image listed none), and the storage per device.
+  std::set<std::string> LoweredKernels;
+  bool AllKernelsLowered = false;
+  std::vector<std::pair<pi_device, cl_mem>> Storage; // guarded by Mutex
+
   bool hasDevice(pi_device Device) const;
 };
 
@@ -248,6 +258,11 @@ struct _pi_kernel {
   std::atomic<pi_uint32> RefCount{1};
   pi_program Program = nullptr;
   std::string Name;
+  // A kernel of a lowered image: its last OpenCL argument is the device-global storage,
+  // which the launch sets; callers see NumArgs arguments.
+  bool TakesStorage = false;
+  cl_uint NumArgs = 0;
+  std::mutex LaunchMutex; // the storage argument and the enqueue go together
 };
 
 struct _pi_event {

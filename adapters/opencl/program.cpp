@@ -213,11 +213,16 @@ pi_program publish(std::unique_ptr<_pi_program> Program) {
 pi_result createProgram(const char *Function, pi_context Context, std::vector<pi_device> Devices,
                         ImageFormat Format, const unsigned char **Binaries, const size_t *Lengths,
                         ImageMetadata Metadata, const char *CompileOptions, const char *LinkOptions,
-                        pi_int32 *BinaryStatus, pi_program *RetProgram) {
+                        pi_int32 *BinaryStatus, pi_program *RetProgram,
+                        std::set<std::string> Entries = {}) {
   if (Format == ImageFormat::SpirV)
     Devices = Context->Devices;
   DGLINK_TRY(checkConsumable(Function, Format, Devices));
   auto Program = newProgram(Context, Devices, Format, std::move(Metadata));
+  if (Program->Metadata.Lowered) {
+    Program->AllKernelsLowered = Entries.empty();
+    Program->LoweredKernels = std::move(Entries);
+  }
   Program->ImageCompileOptions = optionString(CompileOptions);
   Program->ImageLinkOptions = optionString(LinkOptions);
 
@@ -313,9 +318,42 @@ pi_result checkExecutable(const char *Function, pi_program Program) {
               Function, programLabel(Program), binaryTypeName(Type));
 }
 
+pi_result loweredStorage(const char *Function, pi_program Program, pi_device Device, cl_mem &Out) {
+  std::lock_guard<std::mutex> Lock(Program->Mutex);
+  for (const auto &[Owner, Mem] : Program->Storage)
+    if (Owner == Device) {
+      Out = Mem;
+      return PI_SUCCESS;
+    }
+  // One buffer per device: a program's variables on two devices are two instances. The
+  // initial contents go in with the buffer, so no queue is needed.
+  std::vector<uint8_t> Contents = Program->Metadata.Lowered->initialContents();
+  if (Contents.empty())
+    Contents.resize(16); // kernels still take the argument; OpenCL has no empty buffers
+  cl_int Error = CL_SUCCESS;
+  cl_mem Mem = clCreateBuffer(Program->Context->Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              Contents.size(), Contents.data(), &Error);
+  if (Error != CL_SUCCESS)
+    return fail(toPiResult(Error),
+                "{}: clCreateBuffer failed with {} ({}) for the {} bytes of device-global storage "
+                "of {} on device '{}'",
+                Function, clErrorName(Error), Error, Contents.size(), programLabel(Program),
+                Device->Name);
+  try {
+    Program->Storage.emplace_back(Device, Mem);
+  } catch (...) {
+    clReleaseMemObject(Mem);
+    throw;
+  }
+  Out = Mem;
+  return PI_SUCCESS;
+}
+
 void releaseReference(pi_program Program) {
   if (--Program->RefCount != 0)
     return;
+  for (const auto &[Device, Mem] : Program->Storage)
+    clReleaseMemObject(Mem);
   if (Program->Program != nullptr)
     clReleaseProgram(Program->Program);
   releaseReference(Program->Context);
@@ -429,12 +467,21 @@ PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Context, pi_uint3
   DGLINK_TRY(checkTarget(__func__, Image->DeviceTargetSpec, Devices));
   ImageMetadata Properties;
   DGLINK_TRY(dglink::readImageMetadata(*Image, Properties));
+  std::set<std::string> Entries;
+  if ((Image->EntriesBegin == nullptr) != (Image->EntriesEnd == nullptr) ||
+      Image->EntriesEnd < Image->EntriesBegin)
+    return dglink::fail(PI_ERROR_INVALID_BINARY, "{}: the image's entry range is invalid",
+                        __func__);
+  for (const _pi_offload_entry_struct *Entry = Image->EntriesBegin; Entry != Image->EntriesEnd;
+       ++Entry)
+    if (Entry->name != nullptr)
+      Entries.insert(Entry->name);
   // clCreateProgramWithBinary takes one binary per device; every device gets the image.
   std::vector<const unsigned char *> Binaries(Devices.size(), Image->BinaryStart);
   std::vector<size_t> Lengths(Devices.size(), Length);
   return createProgram(__func__, Context, std::move(Devices), Format, Binaries.data(),
                        Lengths.data(), std::move(Properties), Image->CompileOptions,
-                       Image->LinkOptions, nullptr, RetProgram);
+                       Image->LinkOptions, nullptr, RetProgram, std::move(Entries));
 }
 DGLINK_OPENCL_CATCH_ALL
 
@@ -532,6 +579,30 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
 
   // The result always carries the inputs' metadata, also when it only reports a failure.
   auto Linked = newProgram(Context, Devices, Format, mergeMetadata(Inputs));
+  {
+    std::vector<const ImageMetadata *> Tables;
+    for (pi_program Input : Inputs)
+      Tables.push_back(&Input->Metadata);
+    std::optional<dglink::LoweredStorage> Storage;
+    if (const pi_result Result = dglink::mergeLoweredStorage(Tables, Storage);
+        Result != PI_SUCCESS) {
+      const std::string Message = dglink::lastErrorMessage();
+      if (Result != PI_ERROR_LINK_PROGRAM_FAILURE)
+        return dglink::fail(Result, "{}: {}", __func__, Message);
+      Linked->LinkFailed = true;
+      Linked->AdapterLog = "error: " + Message + "\n";
+      pi_program Failed = publish(std::move(Linked));
+      *RetProgram = Failed;
+      notify(PfnNotify, Failed, UserData);
+      return dglink::fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}: link failed: {}", __func__, Message);
+    }
+    Linked->Metadata.Lowered = std::move(Storage);
+    for (pi_program Input : Inputs)
+      if (Input->Metadata.Lowered) {
+        Linked->LoweredKernels.insert(Input->LoweredKernels.begin(), Input->LoweredKernels.end());
+        Linked->AllKernelsLowered = Linked->AllKernelsLowered || Input->AllKernelsLowered;
+      }
+  }
   std::string LinkOptions = optionString(Options);
   for (pi_program Input : Inputs)
     if (!Input->ImageLinkOptions.empty() &&

@@ -2,6 +2,7 @@
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace dglink {
@@ -168,7 +169,166 @@ pi_result addProperty(const std::string &SetName,
   return PI_SUCCESS;
 }
 
+uint64_t addSaturated(uint64_t A, uint64_t B) { return A > UINT64_MAX - B ? UINT64_MAX : A + B; }
+
+// Storage beyond this is not a plausible device-global block, but a corrupt size.
+constexpr uint64_t MaxLoweredStorage = uint64_t(1) << 36;
+
+// The DGLINK/ sets of a lowered image, checked against each other and SYCL/device globals.
+pi_result decodeLoweredStorage(ImageMetadata &Metadata) {
+  const auto &Sets = Metadata.RawSets;
+  const auto Storage = Sets.find(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE);
+  const auto Offsets = Sets.find(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS);
+  const auto Initializers = Sets.find(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS);
+  if (Storage == Sets.end()) {
+    if (Offsets != Sets.end() || Initializers != Sets.end())
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                  "' or '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS
+                  "' without '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE "'");
+    return PI_SUCCESS;
+  }
+  LoweredStorage Result;
+  const auto Size = Storage->second.find("size");
+  if (Size == Storage->second.end() || Size->second.size() != 8)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
+                "': property 'size' {}",
+                Size == Storage->second.end() ? "is missing" : "is not 8 bytes");
+  Result.Size = readLittleEndian(Size->second.data(), 8);
+  if (Result.Size > MaxLoweredStorage)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
+                "': size {} bytes is not plausible",
+                Result.Size);
+  const auto Argument = Storage->second.find("argument");
+  const std::vector<uint8_t> Last = {'l', 'a', 's', 't'};
+  if (Argument == Storage->second.end() || Argument->second != Last)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
+                "': property 'argument' must be \"last\" (the storage is each kernel's last "
+                "argument)");
+  if (Offsets != Sets.end())
+    for (const auto &[Id, Value] : Offsets->second) {
+      if (Value.size() != 16)
+        return fail(PI_ERROR_INVALID_BINARY,
+                    "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                    "', property '{}': value has {} bytes, expected 16",
+                    Id, Value.size());
+      LoweredVariable Variable;
+      Variable.Offset = readLittleEndian(Value.data(), 8);
+      Variable.Size = readLittleEndian(Value.data() + 8, 8);
+      if (addSaturated(Variable.Offset, Variable.Size) > Result.Size)
+        return fail(PI_ERROR_INVALID_BINARY,
+                    "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                    "', property '{}': offset {} + size {} is past the storage's {} bytes",
+                    Id, Variable.Offset, Variable.Size, Result.Size);
+      const auto Declared = Metadata.DeviceGlobals.find(Id);
+      if (Declared != Metadata.DeviceGlobals.end() && Declared->second.Size != Variable.Size)
+        return fail(PI_ERROR_INVALID_BINARY,
+                    "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                    "', property '{}': size {} but '" PI_PROPERTY_SET_DEVICE_GLOBALS "' says {}",
+                    Id, Variable.Size, Declared->second.Size);
+      Result.Variables[Id] = Variable;
+    }
+  for (const auto &[Id, Info] : Metadata.DeviceGlobals)
+    if (Result.Variables.count(Id) == 0)
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "device global '{}' of a lowered image has no place in '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                  "'",
+                  Id);
+  if (Initializers != Sets.end())
+    for (const auto &[Id, Value] : Initializers->second) {
+      const auto Variable = Result.Variables.find(Id);
+      if (Variable == Result.Variables.end() || Variable->second.Size != Value.size())
+        return fail(PI_ERROR_INVALID_BINARY,
+                    "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS
+                    "', property '{}': {}",
+                    Id,
+                    Variable == Result.Variables.end()
+                        ? std::string("no such variable in '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS "'")
+                        : fmt::format("{} bytes for a variable of {}", Value.size(),
+                                      Variable->second.Size));
+      Variable->second.Initializer = Value;
+    }
+  Metadata.Lowered = std::move(Result);
+  return PI_SUCCESS;
+}
+
 } // namespace
+
+std::vector<uint8_t> LoweredStorage::initialContents() const {
+  std::vector<uint8_t> Contents(Size, 0);
+  for (const auto &[Id, Variable] : Variables)
+    std::copy(Variable.Initializer.begin(), Variable.Initializer.end(),
+              Contents.begin() + static_cast<std::ptrdiff_t>(Variable.Offset));
+  return Contents;
+}
+
+pi_result refuseLoweredImage(const char *Function, const ImageMetadata &Metadata) {
+  if (!Metadata.Lowered)
+    return PI_SUCCESS;
+  return fail(PI_ERROR_INVALID_OPERATION,
+              "{}: the image's device globals were lowered for OpenCL (property set '"
+              PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
+              "'); this adapter finds device globals by name: give it the image that was not "
+              "lowered",
+              Function);
+}
+
+pi_result mergeLoweredStorage(const std::vector<const ImageMetadata *> &Inputs,
+                              std::optional<LoweredStorage> &Out) {
+  std::optional<LoweredStorage> Merged;
+  const ImageMetadata *NotLowered = nullptr;
+  for (const ImageMetadata *Input : Inputs) {
+    if (!Input->Lowered) {
+      if (!Input->DeviceGlobals.empty())
+        NotLowered = Input;
+      continue;
+    }
+    if (!Merged)
+      Merged.emplace();
+    Merged->Size = std::max(Merged->Size, Input->Lowered->Size);
+    for (const auto &[Id, Variable] : Input->Lowered->Variables) {
+      auto [It, Inserted] = Merged->Variables.emplace(Id, Variable);
+      if (Inserted)
+        continue;
+      if (It->second.Offset != Variable.Offset || It->second.Size != Variable.Size)
+        return fail(PI_ERROR_LINK_PROGRAM_FAILURE,
+                    "device global '{}' has two places in the lowered storage (offset {} size {}, "
+                    "offset {} size {}): the images come from different lowerings",
+                    Id, It->second.Offset, It->second.Size, Variable.Offset, Variable.Size);
+      if (It->second.Initializer.empty())
+        It->second.Initializer = Variable.Initializer;
+    }
+  }
+  if (!Merged) {
+    Out.reset();
+    return PI_SUCCESS;
+  }
+  if (NotLowered != nullptr)
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "an image with lowered device globals cannot link with one whose device globals "
+                "(e.g. '{}') were not lowered; compile both with --lower-device-globals",
+                NotLowered->DeviceGlobals.begin()->first);
+  // Different variables must not share bytes: sort by offset and compare neighbours.
+  std::vector<std::pair<const std::string *, const LoweredVariable *>> ByOffset;
+  for (const auto &[Id, Variable] : Merged->Variables)
+    ByOffset.emplace_back(&Id, &Variable);
+  std::sort(ByOffset.begin(), ByOffset.end(), [](const auto &A, const auto &B) {
+    return A.second->Offset < B.second->Offset;
+  });
+  for (size_t I = 1; I < ByOffset.size(); ++I) {
+    const LoweredVariable &Previous = *ByOffset[I - 1].second;
+    if (Previous.Size != 0 && addSaturated(Previous.Offset, Previous.Size) > ByOffset[I].second->Offset)
+      return fail(PI_ERROR_LINK_PROGRAM_FAILURE,
+                  "device globals '{}' and '{}' overlap in the lowered storage: the images come "
+                  "from different `dglink compile` runs; compile them together",
+                  *ByOffset[I - 1].first, *ByOffset[I].first);
+  }
+  Out = std::move(Merged);
+  return PI_SUCCESS;
+}
 
 pi_result readImageMetadata(const _pi_device_binary_struct &Image, ImageMetadata &Out) {
   ImageMetadata Result;
@@ -191,6 +351,7 @@ pi_result readImageMetadata(const _pi_device_binary_struct &Image, ImageMetadata
     for (const auto *Property = Set->PropertiesBegin; Property != Set->PropertiesEnd; ++Property)
       DGLINK_TRY(addProperty(SetName, *Property, Property->Name ? Property->Name : "", Result));
   }
+  DGLINK_TRY(decodeLoweredStorage(Result));
   Out = std::move(Result);
   return PI_SUCCESS;
 }
@@ -202,7 +363,9 @@ pi_result readFlatMetadata(size_t NumEntries, const pi_device_binary_property *E
                 NumEntries);
   static const char *const KnownSets[] = {
       PI_PROPERTY_SET_DEVICE_GLOBALS, PI_PROPERTY_SET_EXPORTED_SYMBOLS,
-      PI_PROPERTY_SET_IMPORTED_SYMBOLS, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS};
+      PI_PROPERTY_SET_IMPORTED_SYMBOLS, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS,
+      PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE, PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS,
+      PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS};
   ImageMetadata Result;
   for (size_t I = 0; I < NumEntries; ++I) {
     if (Entries[I] == nullptr || Entries[I]->Name == nullptr)
@@ -220,6 +383,7 @@ pi_result readFlatMetadata(size_t NumEntries, const pi_device_binary_property *E
     }
     DGLINK_TRY(addProperty(SetName, *Entries[I], Name, Result));
   }
+  DGLINK_TRY(decodeLoweredStorage(Result));
   Out = std::move(Result);
   return PI_SUCCESS;
 }

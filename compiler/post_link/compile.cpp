@@ -116,6 +116,42 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadInput(const std::string &Path,
   return M;
 }
 
+// One image of Source (module M: the split image, or its lowered copy) for Target.
+llvm::Expected<BundleImage> emitImage(const std::string &Target, const SplitImage &Source,
+                                      const llvm::Module &M, std::vector<BundlePropertySet> Sets,
+                                      bool AllSources, const CompileOptions &Options) {
+  BundleImage Out;
+  Out.Name = Source.Name;
+  Out.Entries = Source.Kernels;
+  Out.PropertySets = std::move(Sets);
+  const llvm::Triple Triple(M.getTargetTriple());
+  if (AllSources && Triple.getArch() == llvm::Triple::spir64)
+    Out.CompileOptions = "-cl-std=" + Options.OpenClStd;
+  std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(M);
+  llvm::Expected<std::vector<uint8_t>> Bytes = std::vector<uint8_t>();
+  if (Target == "spir64") {
+    Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
+    Out.Format = PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE;
+    Bytes = emitBitcode(*Copy);
+  } else if (Target == "spirv64") {
+    Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
+    Out.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
+    Bytes = emitSpirV(*Copy);
+  } else if (Target == "amdgcn") {
+    Out.Target = PI_DEVICE_BINARY_TARGET_AMDGCN;
+    Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+    Bytes = emitCodeObject(*Copy, Options.AmdgcnArch);
+  } else {
+    Out.Target = PI_DEVICE_BINARY_TARGET_NVPTX64;
+    Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+    Bytes = emitPtx(*Copy, Options.NvptxArch);
+  }
+  if (!Bytes)
+    return makeError("image '{}': {}", Source.Name, llvm::toString(Bytes.takeError()));
+  Out.Binary = std::move(*Bytes);
+  return Out;
+}
+
 } // namespace
 
 llvm::Expected<Bundle> compile(const CompileOptions &Options) {
@@ -167,47 +203,60 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
       return Images.takeError();
     if (llvm::Error Failure = checkDeviceImageScope(*Images))
       return Failure;
+    std::vector<std::vector<BundlePropertySet>> PlainSets;
     for (SplitImage &Image : *Images) {
       llvm::Expected<std::vector<BundlePropertySet>> Sets = computePropertySets(*Image.Module);
       if (!Sets)
         return makeError("image '{}': {}", Image.Name, llvm::toString(Sets.takeError()));
+      PlainSets.push_back(std::move(*Sets));
       for (const std::string &Target : Family.Targets) {
-        BundleImage Out;
-        Out.Name = Image.Name;
-        Out.Entries = Image.Kernels;
-        Out.PropertySets = *Sets;
-        if (AllSources && Family.Arch == llvm::Triple::spir64)
-          Out.CompileOptions = "-cl-std=" + Options.OpenClStd;
-        if (Target == "spir64") {
-          Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
-          Out.Format = PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE;
-          Out.Binary = emitBitcode(*Image.Module);
-        } else if (Target == "spirv64") {
-          Out.Target = PI_DEVICE_BINARY_TARGET_SPIRV64;
-          Out.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
-          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
-          llvm::Expected<std::vector<uint8_t>> Bytes = emitSpirV(*Copy);
-          if (!Bytes)
-            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
-          Out.Binary = std::move(*Bytes);
-        } else if (Target == "amdgcn") {
-          Out.Target = PI_DEVICE_BINARY_TARGET_AMDGCN;
-          Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
-          llvm::Expected<std::vector<uint8_t>> Bytes = emitCodeObject(*Copy, Options.AmdgcnArch);
-          if (!Bytes)
-            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
-          Out.Binary = std::move(*Bytes);
-        } else {
-          Out.Target = PI_DEVICE_BINARY_TARGET_NVPTX64;
-          Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-          std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(*Image.Module);
-          llvm::Expected<std::vector<uint8_t>> Bytes = emitPtx(*Copy, Options.NvptxArch);
-          if (!Bytes)
-            return makeError("image '{}': {}", Image.Name, llvm::toString(Bytes.takeError()));
-          Out.Binary = std::move(*Bytes);
-        }
-        Result.Images.push_back(std::move(Out));
+        llvm::Expected<BundleImage> Out =
+            emitImage(Target, Image, *Image.Module, PlainSets.back(), AllSources, Options);
+        if (!Out)
+          return Out.takeError();
+        Result.Images.push_back(std::move(*Out));
+      }
+    }
+    if (!Options.LowerForOpenCl || Family.Arch == llvm::Triple::amdgcn)
+      continue;
+    // The OpenCL form: the same images with their device globals lowered into storage the
+    // adapter owns, when the compile has device globals at all.
+    llvm::Expected<StorageLayout> Layout = computeStorageLayout(*Images);
+    if (!Layout)
+      return Layout.takeError();
+    if (Layout->Globals.empty())
+      continue;
+    std::vector<std::unique_ptr<llvm::Module>> Lowered;
+    std::vector<LoweringInput> LoweringInputs;
+    for (SplitImage &Image : *Images) {
+      Lowered.push_back(llvm::CloneModule(*Image.Module));
+      LoweringInputs.push_back({Image.Name, Lowered.back().get()});
+    }
+    if (llvm::Error Failure = lowerDeviceGlobals(LoweringInputs, *Layout))
+      return Failure;
+    for (size_t I = 0; I < Images->size(); ++I) {
+      const SplitImage &Image = (*Images)[I];
+      // SYCL/device globals as before (sizes, scope, host access); the symbol sets of the
+      // lowered module (renamed functions); where each variable lives.
+      std::vector<BundlePropertySet> Sets;
+      for (const BundlePropertySet &Set : PlainSets[I])
+        if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS)
+          Sets.push_back(Set);
+      llvm::Expected<std::vector<BundlePropertySet>> Symbols = computePropertySets(*Lowered[I]);
+      if (!Symbols)
+        return makeError("image '{}': {}", Image.Name, llvm::toString(Symbols.takeError()));
+      for (BundlePropertySet &Set : *Symbols)
+        if (Set.Name == PI_PROPERTY_SET_EXPORTED_SYMBOLS ||
+            Set.Name == PI_PROPERTY_SET_IMPORTED_SYMBOLS)
+          Sets.push_back(std::move(Set));
+      for (BundlePropertySet &Set : storagePropertySets(*Image.Module, *Layout))
+        Sets.push_back(std::move(Set));
+      for (const std::string &Target : Family.Targets) {
+        llvm::Expected<BundleImage> Out =
+            emitImage(Target, Image, *Lowered[I], Sets, AllSources, Options);
+        if (!Out)
+          return Out.takeError();
+        Result.Images.push_back(std::move(*Out));
       }
     }
   }

@@ -27,6 +27,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--cl-std", Options.OpenClStd, "OpenCL C version of .cl inputs (default CL2.0)");
   App.add_option("-I", Options.IncludeDirs, "Include directory for device sources");
   App.add_option("-D", Options.Defines, "Macro definition for device sources");
+  App.add_flag("--lower-device-globals", Options.LowerForOpenCl,
+               "Also emit spir64/spirv64/nvptx64 images with device globals lowered into "
+               "adapter-owned storage, for OpenCL devices (docs/opencl-lowering.md)");
   std::string Embed;
   std::string EmbedSymbol = "dglink_device_binaries";
   App.add_option("--embed", Embed,

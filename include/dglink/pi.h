@@ -277,6 +277,15 @@ typedef _pi_device_binary_property_set_struct *pi_device_binary_property_set;
 #define PI_PROPERTY_SET_IMPORTED_SYMBOLS "SYCL/imported symbols"
 #define PI_PROPERTY_SET_VIRTUAL_FUNCTIONS "SYCL/virtual functions"
 #define PI_PROPERTY_SET_PROGRAM_METADATA "SYCL/program metadata"
+/* Images whose device globals `dglink compile --lower-device-globals` moved into storage
+ * the OpenCL adapter owns (docs/opencl-lowering.md). The first set marks such an image:
+ * "size" (byte array: uint64 bytes of storage) and "argument" (string "last": every
+ * kernel takes a pointer to the storage as its last argument). The offsets set maps a
+ * unique id to a byte array {uint64 offset; uint64 size}; the initializers set a unique
+ * id to its initial bytes (absent: zero). */
+#define PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE "DGLINK/device global storage"
+#define PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS "DGLINK/device global offsets"
+#define PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS "DGLINK/device global initializers"
 
 /* An entry of an image (a kernel), in the offload-entry layout. */
 typedef struct _pi_offload_entry_struct {

@@ -374,9 +374,10 @@ TEST_F(OpenClAdapter, ExtensionStringFollowsTheLinkFormatRule) {
   EXPECT_TRUE(hasWord(Extensions, "cl_khr_spir"));
   EXPECT_TRUE(hasWord(Extensions, PI_EXT_SPIR64_LINKING)) << Extensions;
   EXPECT_FALSE(hasWord(Extensions, PI_EXT_SPIRV64_LINKING)) << Extensions;
-  EXPECT_FALSE(hasWord(Extensions, PI_EXT_DEVICE_GLOBAL_ACCESS)) << Extensions;
+  // Device globals through the shim's lowered images (docs/opencl-lowering.md).
+  EXPECT_TRUE(hasWord(Extensions, PI_EXT_DEVICE_GLOBAL_ACCESS)) << Extensions;
   EXPECT_EQ(Formats, "spir64");
-  EXPECT_EQ(Mechanism, PI_DEVICE_GLOBAL_MECHANISM_NONE);
+  EXPECT_EQ(Mechanism, PI_DEVICE_GLOBAL_MECHANISM_LOWERED);
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
   ASSERT_EQ(
       api().piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_USM_MECHANISM, sizeof(Usm), &Usm, nullptr),

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -201,6 +204,171 @@ TEST(ReadFlatMetadata, QualifiedNamesLandInTheirSets) {
   pi_device_binary_property WithNull[] = {&P1, nullptr};
   EXPECT_EQ(dglink::readFlatMetadata(2, WithNull, Metadata), PI_ERROR_INVALID_BINARY);
   EXPECT_EQ(dglink::readFlatMetadata(2, nullptr, Metadata), PI_ERROR_INVALID_VALUE);
+}
+
+// ---- images lowered for OpenCL (the DGLINK/ sets) ----
+
+std::vector<uint8_t> withHeader(const std::vector<uint8_t> &Payload) {
+  std::vector<uint8_t> Bytes(8, 0);
+  const uint64_t Bits = Payload.size() * 8;
+  for (int I = 0; I < 8; ++I)
+    Bytes[I] = static_cast<uint8_t>(Bits >> (8 * I));
+  Bytes.insert(Bytes.end(), Payload.begin(), Payload.end());
+  return Bytes;
+}
+
+// Little-endian uint64 values, one after the other.
+std::vector<uint8_t> le64(std::initializer_list<uint64_t> Values) {
+  std::vector<uint8_t> Bytes;
+  for (uint64_t Value : Values)
+    for (int I = 0; I < 8; ++I)
+      Bytes.push_back(static_cast<uint8_t>(Value >> (8 * I)));
+  return Bytes;
+}
+
+// A lowered image: 64 bytes of storage, "counter" (4 bytes at 8, initial value 7) and
+// "table" (16 bytes at 16); Mutate may spoil one piece before the image is finished.
+struct LoweredImage {
+  uint64_t StorageSize = 64;
+  std::string Argument = "last";
+  uint64_t CounterOffset = 8;
+  uint64_t TableSize = 16;
+  std::vector<uint8_t> CounterInit = {7, 0, 0, 0};
+  bool WithStorageSet = true;
+
+  const _pi_device_binary_struct &build(ImageBuilder &B) {
+    dglink::DeviceGlobalInfo Counter;
+    Counter.Size = 4;
+    dglink::DeviceGlobalInfo Table;
+    Table.Size = 16;
+    B.addSet(PI_PROPERTY_SET_DEVICE_GLOBALS,
+             {B.bytes("counter", dglink::encodeDeviceGlobalValue(Counter)),
+              B.bytes("table", dglink::encodeDeviceGlobalValue(Table))});
+    if (WithStorageSet) {
+      std::vector<uint8_t> Text(Argument.begin(), Argument.end());
+      Text.push_back(0);
+      B.Values.reserve(64);
+      B.Values.push_back(Text);
+      std::vector<uint8_t> &Kept = B.Values.back();
+      _pi_device_binary_property_struct ArgumentProperty{
+          B.keep("argument"), Kept.data(), PI_PROPERTY_TYPE_STRING, Kept.size()};
+      B.addSet(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE,
+               {B.bytes("size", withHeader(le64({StorageSize}))), ArgumentProperty});
+    }
+    B.addSet(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS,
+             {B.bytes("counter", withHeader(le64({CounterOffset, 4}))),
+              B.bytes("table", withHeader(le64({16, TableSize})))});
+    B.addSet(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS,
+             {B.bytes("counter", withHeader(CounterInit))});
+    return B.finish();
+  }
+};
+
+TEST(LoweredStorage, ReadsLayoutAndInitialContents) {
+  ImageBuilder B;
+  LoweredImage L;
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(dglink::readImageMetadata(L.build(B), Metadata), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  ASSERT_TRUE(Metadata.Lowered);
+  EXPECT_EQ(Metadata.Lowered->Size, 64u);
+  EXPECT_EQ(Metadata.Lowered->Variables.at("table").Offset, 16u);
+  const std::vector<uint8_t> Contents = Metadata.Lowered->initialContents();
+  ASSERT_EQ(Contents.size(), 64u);
+  std::vector<uint8_t> Expected(64, 0);
+  Expected[8] = 7;
+  EXPECT_EQ(Contents, Expected);
+  EXPECT_EQ(dglink::refuseLoweredImage("piextProgramCreateWithImage", Metadata),
+            PI_ERROR_INVALID_OPERATION);
+  EXPECT_NE(dglink::lastErrorMessage().find("lowered for OpenCL"), std::string::npos);
+}
+
+TEST(LoweredStorage, RejectsEveryInconsistency) {
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.CounterOffset = 62; // 62 + 4 > 64
+    expectRejected(L.build(B), "offset 62 + size 4 is past the storage's 64 bytes");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.CounterOffset = UINT64_MAX - 1; // the sum overflows
+    expectRejected(L.build(B), "is past the storage's 64 bytes");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.TableSize = 8; // SYCL/device globals says 16
+    expectRejected(L.build(B), "size 8 but 'SYCL/device globals' says 16");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.CounterInit = {7, 0}; // 2 bytes for a 4-byte variable
+    expectRejected(L.build(B), "2 bytes for a variable of 4");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.Argument = "first";
+    expectRejected(L.build(B), "property 'argument' must be");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.StorageSize = uint64_t(1) << 50;
+    expectRejected(L.build(B), "is not plausible");
+  }
+  {
+    ImageBuilder B;
+    LoweredImage L;
+    L.WithStorageSet = false;
+    expectRejected(L.build(B), "without 'DGLINK/device global storage'");
+  }
+}
+
+dglink::ImageMetadata loweredMetadata(std::map<std::string, std::pair<uint64_t, uint64_t>> Places,
+                                      uint64_t Size) {
+  dglink::ImageMetadata Metadata;
+  Metadata.Lowered.emplace();
+  Metadata.Lowered->Size = Size;
+  for (const auto &[Id, Place] : Places)
+    Metadata.Lowered->Variables[Id] = {Place.first, Place.second, {}};
+  return Metadata;
+}
+
+TEST(LoweredStorage, LinkMergesOneLayout) {
+  const dglink::ImageMetadata A = loweredMetadata({{"a", {0, 4}}, {"shared", {8, 8}}}, 32);
+  const dglink::ImageMetadata B = loweredMetadata({{"shared", {8, 8}}, {"b", {16, 16}}}, 32);
+  dglink::ImageMetadata Plain; // no device globals: links with anything
+  std::optional<dglink::LoweredStorage> Out;
+  ASSERT_EQ(dglink::mergeLoweredStorage({&A, &B, &Plain}, Out), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(Out->Size, 32u);
+  EXPECT_EQ(Out->Variables.size(), 3u);
+  std::optional<dglink::LoweredStorage> None;
+  ASSERT_EQ(dglink::mergeLoweredStorage({&Plain}, None), PI_SUCCESS);
+  EXPECT_FALSE(None);
+}
+
+TEST(LoweredStorage, LinkRefusesOverlapsAndMixedImages) {
+  const dglink::ImageMetadata A = loweredMetadata({{"a", {0, 8}}}, 8);
+  const dglink::ImageMetadata Other = loweredMetadata({{"other", {4, 4}}}, 8);
+  std::optional<dglink::LoweredStorage> Out;
+  EXPECT_EQ(dglink::mergeLoweredStorage({&A, &Other}, Out), PI_ERROR_LINK_PROGRAM_FAILURE);
+  EXPECT_NE(dglink::lastErrorMessage().find("'a' and 'other' overlap"), std::string::npos)
+      << dglink::lastErrorMessage();
+  const dglink::ImageMetadata Moved = loweredMetadata({{"a", {8, 8}}}, 16);
+  EXPECT_EQ(dglink::mergeLoweredStorage({&A, &Moved}, Out), PI_ERROR_LINK_PROGRAM_FAILURE);
+  EXPECT_NE(dglink::lastErrorMessage().find("two places"), std::string::npos);
+  dglink::ImageMetadata NotLowered;
+  NotLowered.DeviceGlobals["native"] = dglink::DeviceGlobalInfo{"native", 4, false,
+                                                                dglink::HostAccess::ReadWrite};
+  EXPECT_EQ(dglink::mergeLoweredStorage({&A, &NotLowered}, Out), PI_ERROR_INVALID_OPERATION);
+  EXPECT_NE(dglink::lastErrorMessage().find("'native'"), std::string::npos);
+  EXPECT_FALSE(Out) << "a refused merge leaves the output alone";
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,52 @@ llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string 
 // hidden declarations default, so they stay undefined symbols (imports).
 llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::string &Arch);
 
+// ---- The OpenCL lowering of device globals (docs/opencl-lowering.md) ----
+// Every device global of a compile gets a place in one block of storage the OpenCL
+// adapter allocates per program and device; kernels take a pointer to it as their last
+// argument, and so does every function that reaches a device global (an exported one
+// is renamed with LoweredFunctionSuffix, so that code compiled without the lowering
+// fails to link with it instead of calling it without the argument).
+constexpr const char *LoweredStorageSet = PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE;
+constexpr const char *LoweredOffsetsSet = PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS;
+constexpr const char *LoweredInitializersSet = PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS;
+constexpr const char *LoweredStorageSizeProperty = "size";
+constexpr const char *LoweredStorageArgumentProperty = "argument";
+constexpr const char *LoweredStorageArgumentLast = "last";
+constexpr const char *LoweredStorageArgumentName = "__dglink_dg_storage";
+constexpr const char *LoweredFunctionSuffix = "_dglink_dg";
+
+struct LoweredGlobal {
+  std::string UniqueId;
+  std::string Symbol;
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
+  std::vector<uint8_t> Initializer; // empty: zero
+};
+
+// One layout for all images of a compile, so that images that link share it.
+struct StorageLayout {
+  uint64_t Size = 0;
+  std::vector<LoweredGlobal> Globals;
+  std::map<std::string, size_t> ById, BySymbol;
+};
+
+// The layout of the device globals the images define. A mutable program-scope variable
+// that is not a device global, or an initializer that holds an address, is an error.
+llvm::Expected<StorageLayout> computeStorageLayout(const std::vector<SplitImage> &Images);
+
+struct LoweringInput {
+  std::string Name;
+  llvm::Module *Module;
+};
+// Lowers the images (copies of a compile's split images) together, so that calls
+// between them agree on who takes the storage.
+llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
+                               const StorageLayout &Layout);
+// The DGLINK/ property sets of the lowered form of image Unlowered.
+std::vector<BundlePropertySet> storagePropertySets(const llvm::Module &Unlowered,
+                                                   const StorageLayout &Layout);
+
 // The whole shim: inputs (OpenCL C / C++ for OpenCL sources, compiled with clang per
 // target; or .ll/.bc for the target their triple names) -> bundle.
 struct CompileOptions {
@@ -112,6 +159,9 @@ struct CompileOptions {
   std::string AmdgcnArch = "gfx90a";
   std::vector<std::string> IncludeDirs;
   std::vector<std::string> Defines;
+  // Also emit, for spir64 / spirv64 / nvptx64, images with device globals lowered for
+  // OpenCL (when the compile has any device global).
+  bool LowerForOpenCl = false;
 };
 llvm::Expected<Bundle> compile(const CompileOptions &Options);
 

@@ -33,6 +33,21 @@ struct DeviceGlobalInfo {
   HostAccess Access = HostAccess::ReadWrite;
 };
 
+// Where an image lowered for OpenCL (the DGLINK/ property sets, docs/opencl-lowering.md)
+// keeps a device global in the storage the adapter owns.
+struct LoweredVariable {
+  uint64_t Offset = 0;
+  uint64_t Size = 0;
+  std::vector<uint8_t> Initializer; // empty: zero
+};
+
+struct LoweredStorage {
+  uint64_t Size = 0;                               // bytes the storage needs
+  std::map<std::string, LoweredVariable> Variables; // by unique id
+  // The storage's first contents: zeros and each variable's initializer.
+  DGLINK_SUPPORT_API std::vector<uint8_t> initialContents() const;
+};
+
 // What linking and device-global lookup need from an image's property sets.
 struct ImageMetadata {
   std::vector<std::string> Exported;
@@ -41,7 +56,24 @@ struct ImageMetadata {
   // Every property set of the image, kept by name for adapter-specific metadata.
   std::map<std::string, std::map<std::string, std::vector<uint8_t>>> RawSets;
   bool HasSymbolTables = false; // the image said what it exports and imports
+  // Set for an image whose device globals were lowered into adapter-owned storage: each
+  // of its kernels takes a pointer to the storage as its last argument.
+  std::optional<LoweredStorage> Lowered;
 };
+
+// Adapters whose devices find device globals by name (CUDA, HIP, Level Zero) refuse an
+// image lowered for OpenCL: its kernels expect a storage argument no launch would pass.
+// PI_ERROR_INVALID_OPERATION with a message naming Function, or PI_SUCCESS.
+DGLINK_SUPPORT_API pi_result refuseLoweredImage(const char *Function, const ImageMetadata &Metadata);
+
+// The storage of a program linked from Inputs: one variable keeps one place, and two
+// variables never overlap (images of different `dglink compile` runs may); a lowered
+// input with an input whose device globals were not lowered cannot link either.
+// Failures are PI_ERROR_LINK_PROGRAM_FAILURE (layouts disagree) or
+// PI_ERROR_INVALID_OPERATION (lowered with not lowered), with a message naming the
+// variables; Out is then untouched. Out stays empty when no input is lowered.
+DGLINK_SUPPORT_API pi_result mergeLoweredStorage(const std::vector<const ImageMetadata *> &Inputs,
+                                                 std::optional<LoweredStorage> &Out);
 
 // Reads the property sets of Image. A malformed set, property or value gives
 // PI_ERROR_INVALID_BINARY with a message naming it, and Out is left untouched.
