@@ -248,6 +248,9 @@ struct _pi_program {
   std::set<std::string> LoweredKernels;
   bool AllKernelsLowered = false;
   std::vector<std::pair<pi_device, cl_mem>> Storage; // guarded by Mutex
+  // The last device the driver said this program is an executable for, so that every
+  // device-global copy does not ask again; cleared when the program is built again.
+  mutable std::atomic<pi_device> ExecutableFor{nullptr};
 
   bool hasDevice(pi_device Device) const;
 };

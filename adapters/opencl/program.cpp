@@ -294,9 +294,14 @@ std::string programLabel(pi_program Program) {
 }
 
 bool programBuiltFor(pi_program Program, pi_device Device) {
+  if (Program->ExecutableFor.load(std::memory_order_acquire) == Device)
+    return true;
   if (Program->LinkFailed || Program->Program == nullptr || !Program->hasDevice(Device))
     return false;
-  return binaryType(Program, Device) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (binaryType(Program, Device) != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+    return false;
+  Program->ExecutableFor.store(Device, std::memory_order_release);
+  return true;
 }
 
 pi_result checkExecutable(const char *Function, pi_program Program) {
@@ -504,6 +509,7 @@ PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevice
                         "programs only from SPIR-V, SPIR and native binaries",
                         __func__);
   DGLINK_TRY(checkLinkable(__func__, Program->Format, Devices));
+  Program->ExecutableFor.store(nullptr, std::memory_order_release);
 
   const std::vector<cl_device_id> Ids = clDevicesOf(Devices);
   const auto NumIds = static_cast<cl_uint>(Ids.size());
@@ -675,6 +681,7 @@ PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
       joinOptions({Program->Format == ImageFormat::LlvmBitcode ? SpirBuildOption : "",
                    optionString(Options), Program->ImageCompileOptions, Program->ImageLinkOptions});
   const std::vector<cl_device_id> Ids = clDevicesOf(Devices);
+  Program->ExecutableFor.store(nullptr, std::memory_order_release);
   cl_int Error = clBuildProgram(Program->Program, static_cast<cl_uint>(Ids.size()), Ids.data(),
                                 Used.c_str(), nullptr, nullptr);
   {

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Ratio table of dglink_bench_opencl_device_global's JSON output, as Markdown:
+dglink's device-global copy against the raw OpenCL buffer copy of the same bytes,
+per device, with issue 4's target (within 1.10x of raw at every size).
+
+    dglink_bench_opencl_device_global --benchmark_out=cl.json --benchmark_out_format=json
+    python3 benchmarks/opencl_ratios.py cl.json
+
+Names are <Operation>/<dglink|raw>/<bytes>/<device index>; values are the counter
+median_us (or its median aggregate with --benchmark_repetitions).
+"""
+import json
+import sys
+
+TARGET = 1.10
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    with open(sys.argv[1]) as f:
+        data = json.load(f)
+    has_aggregates = any(b.get("run_type") == "aggregate" for b in data["benchmarks"])
+    values = {}
+    for bench in data["benchmarks"]:
+        if has_aggregates and bench.get("aggregate_name") != "median":
+            continue
+        if bench.get("error_occurred"):
+            continue
+        parts = bench.get("run_name", bench["name"]).split("/")
+        if len(parts) < 4:
+            continue
+        values[(parts[0], parts[1], int(parts[2]), parts[3])] = bench.get("median_us")
+    context = data.get("context", {})
+    devices = sorted({key[3] for key in values})
+    missed = 0
+    for device in devices:
+        print(f"\n{context.get('device_' + device, 'device ' + device)}\n")
+        print("| op | bytes | dglink µs | raw µs | ratio | target ≤ 1.10 |")
+        print("|---|---:|---:|---:|---:|---|")
+        for op in ("Write", "Read"):
+            for size in sorted({k[2] for k in values if k[0] == op and k[3] == device}):
+                mine = values.get((op, "dglink", size, device))
+                raw = values.get((op, "raw", size, device))
+                if mine is None or raw is None or raw == 0:
+                    continue
+                r = mine / raw
+                ok = r <= TARGET
+                missed += 0 if ok else 1
+                print(f"| {op.lower()} | {size} | {mine:.2f} | {raw:.2f} | {r:.2f} | "
+                      f"{'meets' if ok else 'MISSES'} |")
+    return 0 if missed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
