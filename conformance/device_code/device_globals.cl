@@ -1,8 +1,12 @@
-// Program-scope variables for the device-global scenarios (device_globals.globals
-// declares them to the suite): kernels that read, write and transform each one, so
-// that every host write is checked by a kernel and every kernel write by the host.
-// Program-scope mutable globals need OpenCL C 2.0.
+// Program-scope variables for the device-global scenarios: kernels that read, write
+// and transform each one, so that every host write is checked by a kernel and every
+// kernel write by the host. Program-scope mutable globals need OpenCL C 2.0. Each
+// variable is declared a device global with its unique id (the name the host uses),
+// device_image_scope and host access (dglink/device_global.h); the shim records them
+// in the image's "SYCL/device globals" and "SYCL/device global symbols" sets.
 #include "device.h"
+
+#include <dglink/device_global.h>
 
 // Layout shared with the host's DeviceRecord (conformance/scenarios/device_globals.cpp):
 // 24 bytes, aligned to 8, on spir64, nvptx64 and x86-64 alike.
@@ -13,18 +17,22 @@ typedef struct {
   uchar Tag[8];
 } DeviceRecord;
 
-global int dg_counter; // unique id dg_counter_uid
-global int dg_initialized = 0x1234ABCD;
+DGLINK_DEVICE_GLOBAL("dg_counter_uid") global int dg_counter;
+DGLINK_DEVICE_GLOBAL("dg_initialized") global int dg_initialized = 0x1234ABCD;
+DGLINK_DEVICE_GLOBAL("dg_initialized_quad")
 global int dg_initialized_quad[4] = {0x11, 0x2222, 0x333333, 0x44444444};
-global int dg_quad[4];
-global DeviceRecord dg_record; // unique id dg_record_uid
-global uint dg_big[262144];    // 1 MiB
-global int dg_unreferenced[2]; // no kernel names it
-global int dg_target;
-global int *dg_pointer;                  // set by dg_store_address to &dg_target
-global int dg_read_only = 0x0DDBA11;     // host_access read
-global int dg_write_only;                // host_access write
-global int dg_no_host_access = 0x5EC2E7; // host_access none
+DGLINK_DEVICE_GLOBAL("dg_quad") global int dg_quad[4];
+DGLINK_DEVICE_GLOBAL("dg_record_uid") global DeviceRecord dg_record;
+// 1 MiB, and its own image's alone (device_image_scope).
+DGLINK_DEVICE_GLOBAL_PROPERTIES("dg_big", 1, read_write) global uint dg_big[262144];
+DGLINK_DEVICE_GLOBAL("dg_unreferenced") global int dg_unreferenced[2]; // no kernel names it
+DGLINK_DEVICE_GLOBAL("dg_target") global int dg_target;
+// Set by dg_store_address to &dg_target.
+DGLINK_DEVICE_GLOBAL("dg_pointer") global int *dg_pointer;
+DGLINK_DEVICE_GLOBAL_PROPERTIES("dg_read_only", 0, read) global int dg_read_only = 0x0DDBA11;
+DGLINK_DEVICE_GLOBAL_PROPERTIES("dg_write_only", 0, write) global int dg_write_only;
+DGLINK_DEVICE_GLOBAL_PROPERTIES("dg_no_host_access", 0, none)
+global int dg_no_host_access = 0x5EC2E7;
 
 kernel void dg_read_counter(global int *Out) { Out[0] = dg_counter; }
 

@@ -3,7 +3,9 @@
 // non-zero. Program-scope mutable globals need OpenCL C 2.0.
 #include "device.h"
 
-global double dg_double;
+#include <dglink/device_global.h>
+
+DGLINK_DEVICE_GLOBAL("dg_double") global double dg_double;
 
 // Doubling is exact, so host and device agree to the last bit with or without fma.
 kernel void dg_scale_double(void) { dg_double = dg_double * 2.0 + 0.5; }

@@ -3,6 +3,8 @@
 // Program-scope mutable globals need OpenCL C 2.0.
 #include "device.h"
 
-global uchar dg_bench_data[1048576];
+#include <dglink/device_global.h>
+
+DGLINK_DEVICE_GLOBAL("dg_bench_data") global uchar dg_bench_data[1048576];
 
 kernel void dg_bench_touch(global uchar *Out) { Out[0] = dg_bench_data[0]; }

@@ -8,9 +8,12 @@
 // never see the host's writes.
 #include "device.h"
 
-global int GV = 42;
-global int MutableGV = 42;
-global int GVArray[42]; // unique id cp027::GVArray
+#include <dglink/device_global.h>
+
+// In the example the host only writes GV.
+DGLINK_DEVICE_GLOBAL_PROPERTIES("GV", 0, write) global int GV = 42;
+DGLINK_DEVICE_GLOBAL("MutableGV") global int MutableGV = 42;
+DGLINK_DEVICE_GLOBAL("cp027::GVArray") global int GVArray[42];
 
 kernel void kernel1(global int *Acc) { *Acc = GV; }
 

@@ -126,6 +126,8 @@ void QueueTest::createProgram(const std::string &Name, const std::string &Format
                               ProgramHandle &Out) {
   const LinkFormat *Link = findLinkFormat(Format);
   ASSERT_NE(Link, nullptr) << "unknown link format " << Format;
+  // The shim's image of Name for Format whose device globals stay at program scope;
+  // findImage(Name, Format, true) is the variant lowered into adapter-owned storage.
   const EmbeddedImage *Image = findImage(Name, Format);
   ASSERT_NE(Image, nullptr) << "no embedded image " << Name << " for " << Format;
   OwnedImages.push_back(std::make_unique<DeviceImage>(*Image, *Link));

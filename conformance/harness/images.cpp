@@ -1,7 +1,11 @@
-// Embedded-image lookup and device-image assembly for the conformance suite.
+// The embedded bundles read back, image lookup, and the images handed to programs.
 #include "images.h"
 
-#include "devices.h"
+#include <dglink/compiler/bundle.h>
+#include <dglink/support/error.h>
+
+#include <cstring>
+#include <memory>
 
 namespace dglink::conformance {
 
@@ -35,96 +39,97 @@ const LinkFormat *findLinkFormat(const std::string &Name) {
   return nullptr;
 }
 
-const EmbeddedImage *findImage(const std::string &Name, const std::string &Format) {
-  for (size_t I = 0; I < NumEmbeddedImages; ++I)
-    if (Name == EmbeddedImages[I].Name && Format == EmbeddedImages[I].LinkFormat)
-      return &EmbeddedImages[I];
+namespace {
+
+// The link format of an image: its target and binary format.
+const LinkFormat *linkFormatOf(const _pi_device_binary_struct &Binary) {
+  for (const LinkFormat &Format : knownLinkFormats())
+    if (Binary.DeviceTargetSpec != nullptr &&
+        std::strcmp(Binary.DeviceTargetSpec, Format.TargetSpec) == 0 &&
+        Binary.Format == static_cast<uint8_t>(Format.Format))
+      return &Format;
+  return nullptr;
+}
+
+bool hasSet(const _pi_device_binary_struct &Binary, const char *Name) {
+  for (auto *Set = Binary.PropertySetsBegin; Set != Binary.PropertySetsEnd; ++Set)
+    if (Set->Name != nullptr && std::strcmp(Set->Name, Name) == 0)
+      return true;
+  return false;
+}
+
+// The embedded bundles, read once with the bundle reader and kept for the life of
+// the process (programs point into their images).
+struct Embedded {
+  std::vector<std::unique_ptr<DeviceBinaries>> Bundles;
+  std::vector<EmbeddedImage> Images;
+  std::string Error; // why a bundle or image could not be used (the build checks this)
+};
+
+const Embedded &embedded() {
+  static const Embedded Result = [] {
+    Embedded Out;
+    for (size_t I = 0; I < NumEmbeddedBundles; ++I) {
+      const EmbeddedBundle &Source = EmbeddedBundles[I];
+      Bundle Parsed;
+      if (readBundle(Source.Bytes, Source.Size, Parsed) != PI_SUCCESS) {
+        Out.Error += std::string(Out.Error.empty() ? "" : "; ") + "embedded bundle " +
+                     Source.Name + ": " + lastErrorMessage();
+        continue;
+      }
+      Out.Bundles.push_back(std::make_unique<DeviceBinaries>(Parsed));
+      const DeviceBinaries &Binaries = *Out.Bundles.back();
+      for (size_t J = 0; J < Binaries.size(); ++J) {
+        const _pi_device_binary_struct &Binary = Binaries.image(J);
+        const LinkFormat *Format = linkFormatOf(Binary);
+        if (Format == nullptr) {
+          Out.Error += std::string(Out.Error.empty() ? "" : "; ") + "embedded bundle " +
+                       Source.Name + ": image " + std::to_string(J) + " has no link format";
+          continue;
+        }
+        EmbeddedImage Image;
+        Image.Name = Parsed.Images[J].Name;
+        Image.LinkFormat = Format->Name;
+        Image.Lowered = hasSet(Binary, DeviceGlobalStorageSet);
+        Image.Binary = &Binary;
+        Out.Images.push_back(std::move(Image));
+      }
+    }
+    return Out;
+  }();
+  return Result;
+}
+
+} // namespace
+
+const std::vector<EmbeddedImage> &embeddedImages() { return embedded().Images; }
+
+const EmbeddedImage *findImage(const std::string &Name, const std::string &Format, bool Lowered) {
+  for (const EmbeddedImage &Image : embeddedImages())
+    if (Name == Image.Name && Format == Image.LinkFormat && Lowered == Image.Lowered)
+      return &Image;
   return nullptr;
 }
 
 bool hasImages(const std::string &Format) {
-  for (size_t I = 0; I < NumEmbeddedImages; ++I)
-    if (Format == EmbeddedImages[I].LinkFormat)
+  for (const EmbeddedImage &Image : embeddedImages())
+    if (Format == Image.LinkFormat)
       return true;
   return false;
 }
 
 std::string missingImagesReason(const std::string &Format) {
+  const std::string &Error = embedded().Error;
+  const std::string Unreadable = Error.empty() ? "" : "; " + Error;
   for (size_t I = 0; I < NumDisabledImageTargets; ++I)
     if (Format == DisabledImageTargets[I].LinkFormat)
-      return "no image built for target " + Format + " (" + DisabledImageTargets[I].Reason + ")";
-  return "no image built for target " + Format + " (the suite has no device code for it)";
+      return "no image built for target " + Format + " (" + DisabledImageTargets[I].Reason + ")" +
+             Unreadable;
+  return "no image built for target " + Format + " (the suite has no device code for it)" +
+         Unreadable;
 }
 
-DeviceImage::DeviceImage(const EmbeddedImage &Image, const LinkFormat &Format) : Source(Image) {
-  for (const std::string &Kernel : splitWords(Image.Kernels)) {
-    _pi_offload_entry_struct Entry{};
-    Entry.name = keep(Kernel);
-    Entries.push_back(Entry);
-  }
-  addSymbols(Image.Exports, Exported);
-  addSymbols(Image.Imports, Imported);
-  // Both sets are always present: an empty set says "nothing", a missing one
-  // would say "unknown" and leave the check to the driver.
-  Sets.push_back(
-      {keep(PI_PROPERTY_SET_EXPORTED_SYMBOLS), Exported.data(), Exported.data() + Exported.size()});
-  Sets.push_back(
-      {keep(PI_PROPERTY_SET_IMPORTED_SYMBOLS), Imported.data(), Imported.data() + Imported.size()});
-  addDeviceGlobals(Image);
-
-  Binary.Version = PI_DEVICE_BINARY_VERSION;
-  Binary.Kind = PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL;
-  Binary.Format = static_cast<uint8_t>(Format.Format);
-  Binary.DeviceTargetSpec = Format.TargetSpec;
-  Binary.CompileOptions = "";
-  Binary.LinkOptions = "";
-  Binary.BinaryStart = Image.Bytes;
-  Binary.BinaryEnd = Image.Bytes + Image.Size;
-  Binary.EntriesBegin = Entries.data();
-  Binary.EntriesEnd = Entries.data() + Entries.size();
-  Binary.PropertySetsBegin = Sets.data();
-  Binary.PropertySetsEnd = Sets.data() + Sets.size();
-}
-
-char *DeviceImage::keep(const std::string &Text) {
-  Strings.push_back(Text);
-  return Strings.back().data();
-}
-
-void DeviceImage::addDeviceGlobals(const EmbeddedImage &Image) {
-  if (Image.NumDeviceGlobals == 0)
-    return; // as a compiler does: no variables, no set
-  // Little-endian, written out here rather than with dglink's own encoder so that
-  // the suite checks the adapters against the documented layout.
-  auto PutLittleEndian = [](std::string &Bytes, uint64_t Value, int Count) {
-    for (int I = 0; I < Count; ++I)
-      Bytes.push_back(static_cast<char>((Value >> (8 * I)) & 0xFF));
-  };
-  for (size_t I = 0; I < Image.NumDeviceGlobals; ++I) {
-    const EmbeddedDeviceGlobal &Global = Image.DeviceGlobals[I];
-    std::string Value;
-    PutLittleEndian(Value, 12 * 8, 8); // byte-array header: the size in bits
-    PutLittleEndian(Value, Global.Size, 4);
-    PutLittleEndian(Value, Global.DeviceImageScope, 4);
-    PutLittleEndian(Value, Global.HostAccess, 4);
-    DeviceGlobals.push_back(
-        {keep(Global.UniqueId), keep(Value), PI_PROPERTY_TYPE_BYTE_ARRAY, Value.size()});
-    if (std::string(Global.UniqueId) != Global.Symbol)
-      DeviceGlobalSymbols.push_back({keep(Global.UniqueId), keep(Global.Symbol),
-                                     PI_PROPERTY_TYPE_STRING,
-                                     std::string(Global.Symbol).size() + 1});
-  }
-  Sets.push_back({keep(PI_PROPERTY_SET_DEVICE_GLOBALS), DeviceGlobals.data(),
-                  DeviceGlobals.data() + DeviceGlobals.size()});
-  if (!DeviceGlobalSymbols.empty())
-    Sets.push_back({keep(DeviceGlobalSymbolsSet), DeviceGlobalSymbols.data(),
-                    DeviceGlobalSymbols.data() + DeviceGlobalSymbols.size()});
-}
-
-void DeviceImage::addSymbols(const char *Symbols,
-                             std::vector<_pi_device_binary_property_struct> &Set) {
-  for (const std::string &Symbol : splitWords(Symbols))
-    Set.push_back({keep(Symbol), nullptr, PI_PROPERTY_TYPE_UINT32, 1});
-}
+DeviceImage::DeviceImage(const EmbeddedImage &Image, const LinkFormat &Format)
+    : Source(Image), Link(Format) {}
 
 } // namespace dglink::conformance

@@ -1,13 +1,13 @@
-// Device images for the scenarios: the link formats the suite knows, lookup of the
-// embedded images, and the _pi_device_binary_struct (with its symbol property
-// sets) that piextProgramCreateWithImage takes.
+// Device images for the scenarios: the link formats the suite knows, and lookup of
+// the images of the embedded bundles (conformance/device_code), each read with the
+// bundle reader and presented as the _pi_device_binary_struct (entries and the
+// shim's property sets) that piextProgramCreateWithImage takes.
 #pragma once
 
 #include "embedded_images.h"
 
 #include <dglink/pi.h>
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -26,44 +26,49 @@ struct LinkFormat {
 const std::vector<LinkFormat> &knownLinkFormats();
 const LinkFormat *findLinkFormat(const std::string &Name); // null if unknown
 
-// The embedded image Name for link format Format, or null.
-const EmbeddedImage *findImage(const std::string &Name, const std::string &Format);
-// Whether the suite was built with images of Format, and if not, why (for a skip).
-bool hasImages(const std::string &Format);
-std::string missingImagesReason(const std::string &Format);
+// The property set the shim gives an image whose device globals it lowered out of
+// program scope (for OpenCL devices without cl_intel_global_variable_access).
+inline constexpr const char *DeviceGlobalStorageSet = "DGLINK/device global storage";
 
 // The property set that maps a device global's unique id to its symbol (STRING
 // values) where the two differ; without a property the unique id is the symbol.
 inline constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
 
-// One embedded image as a _pi_device_binary_struct: kernels as offload entries,
-// "SYCL/exported symbols" and "SYCL/imported symbols" as UINT32 1 properties, and
-// for an image with device globals "SYCL/device globals" (12-byte values of
-// docs/property-sets.md) and DeviceGlobalSymbolsSet.
-// It points into itself, so it is neither copied nor moved.
+// One image of an embedded bundle, as the bundle reader and DeviceBinaries give it.
+struct EmbeddedImage {
+  std::string Name;       // the source it came from: "link_caller", "chain_2", ...
+  std::string LinkFormat; // "spir64" (SPIR bitcode), "spirv64" (SPIR-V), "nvptx64" (PTX)
+  bool Lowered = false;   // it has DeviceGlobalStorageSet
+  const _pi_device_binary_struct *Binary = nullptr; // lives as long as the process
+};
+
+// Every image of the embedded bundles.
+const std::vector<EmbeddedImage> &embeddedImages();
+
+// The image of source Name for link format Format, or null: with Lowered, only an
+// image that has DeviceGlobalStorageSet; without, only one that has not.
+const EmbeddedImage *findImage(const std::string &Name, const std::string &Format,
+                               bool Lowered = false);
+// Whether the suite was built with images of Format, and if not, why (for a skip).
+bool hasImages(const std::string &Format);
+std::string missingImagesReason(const std::string &Format);
+
+// The image a program is created from: the shim's _pi_device_binary_struct,
+// exactly as DeviceBinaries presents it. It is neither copied nor moved, so that
+// a program may keep pointers into what get() returns.
 class DeviceImage {
 public:
   DeviceImage(const EmbeddedImage &Image, const LinkFormat &Format);
   DeviceImage(const DeviceImage &) = delete;
   DeviceImage &operator=(const DeviceImage &) = delete;
 
-  const _pi_device_binary_struct *get() const { return &Binary; }
+  const _pi_device_binary_struct *get() const { return Source.Binary; }
   const EmbeddedImage &source() const { return Source; }
+  const LinkFormat &format() const { return Link; }
 
 private:
-  char *keep(const std::string &Text); // a stable, writable copy
-  void addSymbols(const char *Symbols, std::vector<_pi_device_binary_property_struct> &Set);
-  void addDeviceGlobals(const EmbeddedImage &Image);
-
   const EmbeddedImage &Source;
-  std::deque<std::string> Strings; // a deque never moves what it holds
-  std::vector<_pi_offload_entry_struct> Entries;
-  std::vector<_pi_device_binary_property_struct> Exported;
-  std::vector<_pi_device_binary_property_struct> Imported;
-  std::vector<_pi_device_binary_property_struct> DeviceGlobals;
-  std::vector<_pi_device_binary_property_struct> DeviceGlobalSymbols;
-  std::vector<_pi_device_binary_property_set_struct> Sets;
-  _pi_device_binary_struct Binary{};
+  const LinkFormat &Link;
 };
 
 } // namespace dglink::conformance

@@ -166,6 +166,25 @@ TEST(SpirvModule, ReadsTheConformanceDeviceGlobalsImage) {
   const uint8_t QuadBytes[16] = {0x11, 0,    0,    0, 0x22, 0x22, 0,    0,
                                  0x33, 0x33, 0x33, 0, 0x44, 0x44, 0x44, 0x44};
   EXPECT_EQ(Quad->Initializer, std::vector<uint8_t>(QuadBytes, QuadBytes + 16));
+  // The shim's HostAccessINTEL decorations: the unique id and the host access of
+  // device_globals.cl's declarations.
+  struct Decorated {
+    const char *Export;
+    const char *UniqueId;
+    uint32_t Mode;
+  };
+  for (const Decorated &D : {Decorated{"dg_counter", "dg_counter_uid", 2},
+                             Decorated{"dg_record", "dg_record_uid", 2},
+                             Decorated{"dg_read_only", "dg_read_only", 0},
+                             Decorated{"dg_write_only", "dg_write_only", 1},
+                             Decorated{"dg_no_host_access", "dg_no_host_access", 3}}) {
+    const SpirvGlobal *Global = findGlobal(Module, D.Export);
+    ASSERT_NE(Global, nullptr) << D.Export;
+    EXPECT_EQ(Global->ExportName, D.Export);
+    EXPECT_TRUE(Global->HasHostAccess) << D.Export;
+    EXPECT_EQ(Global->HostAccessName, D.UniqueId);
+    EXPECT_EQ(Global->HostAccessMode, D.Mode) << D.Export;
+  }
   // The GlobalInvocationId builtin is imported but is not an import to link.
   EXPECT_TRUE(Module.imports().empty());
   std::vector<std::string> Kernels;

@@ -187,12 +187,19 @@ TEST_F(TestDriver, ModuleGlobalsHaveStorageAndInitialValues) {
   EXPECT_EQ(Value, 0x1234ABCD);
   ASSERT_EQ(zeModuleGetGlobalPointer(Module, "dg_big", &Size, &Pointer), ZE_RESULT_SUCCESS);
   EXPECT_EQ(Size, 1048576u);
-  // The image has no HostAccessINTEL decorations: the unique id is unknown,
-  // the exported symbol is found.
-  EXPECT_EQ(zeModuleGetGlobalPointer(Module, "dg_counter_uid", &Size, &Pointer),
-            ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
+  // The shim decorates each device global with HostAccessINTEL named by its unique
+  // id, so the unique id and the exported symbol name the same storage; a name that
+  // is neither is unknown.
+  void *ByUniqueId = nullptr;
+  ASSERT_EQ(zeModuleGetGlobalPointer(Module, "dg_counter_uid", &Size, &ByUniqueId),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Size, 4u);
   ASSERT_EQ(zeModuleGetGlobalPointer(Module, "dg_counter", &Size, &Pointer), ZE_RESULT_SUCCESS);
   EXPECT_EQ(Size, 4u);
+  EXPECT_EQ(ByUniqueId, Pointer);
+  void *Unknown = nullptr;
+  EXPECT_EQ(zeModuleGetGlobalPointer(Module, "dg_counter_id", &Size, &Unknown),
+            ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
 
   // A write through a command list is what the next lookup sees.
   const int32_t Written = 0x5EED;
