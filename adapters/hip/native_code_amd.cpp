@@ -184,7 +184,7 @@ bool readOutput(amd_comgr_data_set_t Set, amd_comgr_data_kind_t Kind, std::vecto
   if (C.amd_comgr_action_data_get_data(Set, Kind, 0, &Data) != AMD_COMGR_STATUS_SUCCESS)
     return false;
   size_t Size = 0;
-  bool Ok = C.amd_comgr_get_data(Data, &Size, nullptr) == AMD_COMGR_STATUS_SUCCESS;
+  bool Ok = C.amd_comgr_get_data(Data, &Size, nullptr) == AMD_COMGR_STATUS_SUCCESS && Size != 0;
   if (Ok) {
     Out.resize(Size);
     Ok = C.amd_comgr_get_data(Data, &Size, Out.data()) == AMD_COMGR_STATUS_SUCCESS;
@@ -255,7 +255,7 @@ pi_result comgrLink(const std::vector<const std::vector<char> *> &Objects, const
   const amd_comgr_status_t Status = C.amd_comgr_do_action(
       AMD_COMGR_ACTION_LINK_RELOCATABLE_TO_EXECUTABLE, Info, Inputs, Outputs);
   std::vector<char> LogBytes;
-  if (readOutput(Outputs, AMD_COMGR_DATA_KIND_LOG, LogBytes))
+  if (readOutput(Outputs, AMD_COMGR_DATA_KIND_LOG, LogBytes) && !LogBytes.empty())
     Log.append(LogBytes.data(), strnlen(LogBytes.data(), LogBytes.size()));
   if (Status != AMD_COMGR_STATUS_SUCCESS)
     return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "piProgramLink: comgr could not link for {}: {}\n{}",
