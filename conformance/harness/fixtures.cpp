@@ -94,6 +94,13 @@ bool DeviceTest::hasExtension(const std::string &Extension) {
   return std::find(Words.begin(), Words.end(), Extension) != Words.end();
 }
 
+pi_device_global_mechanism DeviceTest::deviceGlobalMechanism() {
+  pi_device_global_mechanism Mechanism = PI_DEVICE_GLOBAL_MECHANISM_NONE;
+  EXPECT_PI_SUCCESS(piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM,
+                                    sizeof(Mechanism), &Mechanism, nullptr));
+  return Mechanism;
+}
+
 pi_usm_mechanism DeviceTest::usmMechanism() {
   pi_usm_mechanism Mechanism = PI_USM_MECHANISM_NONE;
   EXPECT_PI_SUCCESS(piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_USM_MECHANISM, sizeof(Mechanism),
@@ -123,12 +130,17 @@ void QueueTest::SetUp() {
 }
 
 void QueueTest::createProgram(const std::string &Name, const std::string &Format,
-                              ProgramHandle &Out) {
+                              ProgramHandle &Out, bool AllowLowered) {
   const LinkFormat *Link = findLinkFormat(Format);
   ASSERT_NE(Link, nullptr) << "unknown link format " << Format;
-  // The shim's image of Name for Format whose device globals stay at program scope;
-  // findImage(Name, Format, true) is the variant lowered into adapter-owned storage.
-  const EmbeddedImage *Image = findImage(Name, Format);
+  // A device whose device globals live in adapter-owned storage gets the image lowered
+  // for it where the source has one; every other device the image whose device globals
+  // stay at program scope.
+  const EmbeddedImage *Image = nullptr;
+  if (AllowLowered && deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_LOWERED)
+    Image = findImage(Name, Format, true);
+  if (Image == nullptr)
+    Image = findImage(Name, Format);
   ASSERT_NE(Image, nullptr) << "no embedded image " << Name << " for " << Format;
   OwnedImages.push_back(std::make_unique<DeviceImage>(*Image, *Link));
   ASSERT_PI_SUCCESS(
@@ -212,8 +224,8 @@ bool QueueTest::chooseFormat(std::string &Format, std::string &WhyNot, bool ForL
 }
 
 void QueueTest::buildProgram(const std::string &Name, const std::string &Format,
-                             ProgramHandle &Out) {
-  ASSERT_NO_FATAL_FAILURE(createProgram(Name, Format, Out));
+                             ProgramHandle &Out, bool AllowLowered) {
+  ASSERT_NO_FATAL_FAILURE(createProgram(Name, Format, Out, AllowLowered));
   if (const pi_result Result = piProgramBuild(Out.get(), 1, &Device, "", nullptr, nullptr);
       Result != PI_SUCCESS)
     FAIL() << succeeded("piProgramBuild", Result).message() << "\nbuild log:\n"

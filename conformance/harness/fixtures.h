@@ -61,6 +61,7 @@ protected:
   std::vector<std::string> linkFormats();
   std::vector<std::string> imageFormats();
   bool hasExtension(const std::string &Extension);
+  pi_device_global_mechanism deviceGlobalMechanism();
   pi_usm_mechanism usmMechanism();
   // False for test drivers that accept programs but run nothing.
   bool executesKernels();
@@ -83,14 +84,18 @@ protected:
   QueueHandle Queue;
 
   // Helpers that assert; call them under ASSERT_NO_FATAL_FAILURE.
-  // A program from the embedded image Name in Format (the image outlives it).
-  void createProgram(const std::string &Name, const std::string &Format, ProgramHandle &Out);
+  // A program from the embedded image Name in Format (the image outlives it): on a device
+  // with the "lowered" device-global mechanism, the image lowered for it where there is
+  // one, unless AllowLowered is false.
+  void createProgram(const std::string &Name, const std::string &Format, ProgramHandle &Out,
+                     bool AllowLowered = true);
   void compileProgram(pi_program Program);
   // Create and compile each image, then link them into Out.
   void linkImages(const std::vector<std::string> &Names, const std::string &Format,
                   ProgramHandle &Out);
   // Create Name in Format and build it.
-  void buildProgram(const std::string &Name, const std::string &Format, ProgramHandle &Out);
+  void buildProgram(const std::string &Name, const std::string &Format, ProgramHandle &Out,
+                    bool AllowLowered = true);
   void createKernel(pi_program Program, const char *Name, KernelHandle &Out);
   // A buffer of Count ints as argument 0 of Kernel, one work-item per element,
   // read back into Values.

@@ -104,8 +104,11 @@ void setUp(BenchDevice &D) {
   }
   std::string Formats;
   deviceInfoString(Device, PI_EXT_DEVICE_INFO_IMAGE_FORMATS, Formats);
+  // "lowered" devices (OpenCL) run the image whose device globals the shim moved into
+  // adapter-owned storage; the others the image that keeps them at program scope.
+  const bool Lowered = Mechanism == PI_DEVICE_GLOBAL_MECHANISM_LOWERED;
   for (const std::string &Format : splitWords(Formats))
-    if (const EmbeddedImage *Image = findImage(BenchImageName, Format)) {
+    if (const EmbeddedImage *Image = findImage(BenchImageName, Format, Lowered)) {
       D.Format = Format;
       D.Image = std::make_unique<DeviceImage>(*Image, *findLinkFormat(Format));
       break;
