@@ -15,6 +15,8 @@
 
 #include <dglink/support/log.h>
 
+#include <array>
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -31,9 +33,11 @@ CUfunction function(HipFunction Function) { return reinterpret_cast<CUfunction>(
 CUdeviceptr address(const void *Pointer) { return reinterpret_cast<CUdeviceptr>(Pointer); }
 
 // The primary context of every device, retained on first use and kept for the
-// process (as the CUDA runtime behind hipSetDevice does).
-std::mutex ContextsMutex;
-std::vector<CUcontext> Contexts;
+// process (as the CUDA runtime behind hipSetDevice does). Read without a lock on
+// the hot path (every entry point makes its device current).
+constexpr int MaxDevices = 64;
+std::mutex ContextsMutex; // serialises the first retain of a device's context
+std::array<std::atomic<CUcontext>, MaxDevices> Contexts{};
 
 HipError getDeviceCount(int *Count) {
   const CUresult R = cu().cuDeviceGetCount(Count);
@@ -74,22 +78,21 @@ HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
 }
 
 HipError setDevice(int Ordinal) {
-  CUcontext Context = nullptr;
-  {
+  if (Ordinal < 0 || Ordinal >= MaxDevices)
+    return HipErrorInvalidDevice;
+  std::atomic<CUcontext> &Slot = Contexts[static_cast<size_t>(Ordinal)];
+  CUcontext Context = Slot.load(std::memory_order_acquire);
+  if (Context == nullptr) {
     std::lock_guard<std::mutex> Lock(ContextsMutex);
-    if (Ordinal < 0)
-      return HipErrorInvalidDevice;
-    if (static_cast<size_t>(Ordinal) >= Contexts.size())
-      Contexts.resize(static_cast<size_t>(Ordinal) + 1, nullptr);
-    if (Contexts[static_cast<size_t>(Ordinal)] == nullptr) {
+    Context = Slot.load(std::memory_order_acquire);
+    if (Context == nullptr) {
       CUdevice Device = 0;
       if (CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
         return err(R);
       if (CUresult R = cu().cuDevicePrimaryCtxRetain(&Context, Device); R != CUDA_SUCCESS)
         return err(R);
-      Contexts[static_cast<size_t>(Ordinal)] = Context;
+      Slot.store(Context, std::memory_order_release);
     }
-    Context = Contexts[static_cast<size_t>(Ordinal)];
   }
   CUcontext Current = nullptr;
   if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
