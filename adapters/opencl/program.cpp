@@ -160,6 +160,16 @@ std::string driverLog(cl_program Program, cl_device_id Device) {
   return Log;
 }
 
+// Whether the driver built Program for Device: NVIDIA reports a program made from a PTX
+// binary as an executable before clBuildProgram ran, so the build status counts too.
+bool buildSucceeded(pi_program Program, pi_device Device) {
+  cl_build_status Status = CL_BUILD_NONE;
+  return Program->Program != nullptr &&
+         clGetProgramBuildInfo(Program->Program, Device->Device, CL_PROGRAM_BUILD_STATUS,
+                               sizeof(Status), &Status, nullptr) == CL_SUCCESS &&
+         Status == CL_BUILD_SUCCESS;
+}
+
 cl_program_binary_type binaryType(pi_program Program, pi_device Device) {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;
   if (Program->LinkFailed || Program->Program == nullptr ||
@@ -298,7 +308,8 @@ bool programBuiltFor(pi_program Program, pi_device Device) {
     return true;
   if (Program->LinkFailed || Program->Program == nullptr || !Program->hasDevice(Device))
     return false;
-  if (binaryType(Program, Device) != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+  if (binaryType(Program, Device) != CL_PROGRAM_BINARY_TYPE_EXECUTABLE ||
+      !buildSucceeded(Program, Device))
     return false;
   Program->ExecutableFor.store(Device, std::memory_order_release);
   return true;
@@ -312,8 +323,10 @@ pi_result checkExecutable(const char *Function, pi_program Program) {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;
   for (pi_device Device : Program->Devices) {
     Type = binaryType(Program, Device);
-    if (Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+    if (Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && buildSucceeded(Program, Device))
       return PI_SUCCESS;
+    if (Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+      Type = CL_PROGRAM_BINARY_TYPE_NONE; // a binary the driver has not built yet
   }
   // Checked here because drivers answer a kernel lookup in a library or object with
   // CL_INVALID_KERNEL_NAME (PoCL 3.1), which misleads.

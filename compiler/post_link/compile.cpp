@@ -119,13 +119,17 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadInput(const std::string &Path,
 // One image of Source (module M: the split image, or its lowered copy) for Target.
 llvm::Expected<BundleImage> emitImage(const std::string &Target, const SplitImage &Source,
                                       const llvm::Module &M, std::vector<BundlePropertySet> Sets,
-                                      bool AllSources, const CompileOptions &Options) {
+                                      bool AllSources, const CompileOptions &Options,
+                                      bool Lowered = false) {
   BundleImage Out;
   Out.Name = Source.Name;
   Out.Entries = Source.Kernels;
   Out.PropertySets = std::move(Sets);
   const llvm::Triple Triple(M.getTargetTriple());
-  if (AllSources && Triple.getArch() == llvm::Triple::spir64)
+  // The OpenCL C version the sources were compiled for, which program-scope variables
+  // need (CL2.0) at build time; a lowered image has none left and builds on OpenCL C 1.2
+  // devices too, which refuse -cl-std=CL2.0.
+  if (AllSources && !Lowered && Triple.getArch() == llvm::Triple::spir64)
     Out.CompileOptions = "-cl-std=" + Options.OpenClStd;
   std::unique_ptr<llvm::Module> Copy = llvm::CloneModule(M);
   llvm::Expected<std::vector<uint8_t>> Bytes = std::vector<uint8_t>();
@@ -253,7 +257,7 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
         Sets.push_back(std::move(Set));
       for (const std::string &Target : Family.Targets) {
         llvm::Expected<BundleImage> Out =
-            emitImage(Target, Image, *Lowered[I], Sets, AllSources, Options);
+            emitImage(Target, Image, *Lowered[I], Sets, AllSources, Options, /*Lowered=*/true);
         if (!Out)
           return Out.takeError();
         Result.Images.push_back(std::move(*Out));

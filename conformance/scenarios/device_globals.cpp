@@ -761,7 +761,17 @@ TEST_P(DeviceGlobalsUnsupported, ReadAndWriteRefused) {
   if (!chooseFormat(Format, WhyNot))
     GTEST_SKIP() << WhyNot;
   ProgramHandle Program;
-  ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Format, Program, /*AllowLowered=*/false));
+  if (Mechanism == PI_DEVICE_GLOBAL_MECHANISM_LOWERED) {
+    // The image that keeps its device globals at program scope needs OpenCL C 2.0, which
+    // some OpenCL devices (newer PoCL) do not build at all.
+    ASSERT_NO_FATAL_FAILURE(createProgram("device_globals", Format, Program, false));
+    if (piProgramBuild(Program.get(), 1, &Device, "", nullptr, nullptr) != PI_SUCCESS)
+      GTEST_SKIP() << "the device does not build the device_globals image that was not lowered "
+                      "(program-scope variables): "
+                   << lastErrorMessage();
+  } else {
+    ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Format, Program));
+  }
 
   int32_t Destination[4] = {UnwrittenInt, UnwrittenInt, UnwrittenInt, UnwrittenInt};
   EventHandle Event;
