@@ -444,6 +444,70 @@ TEST_P(DeviceGlobals, TwoProgramsHaveTheirOwnInstances) {
   EXPECT_EQ(Values[0], 0x1112);
 }
 
+// One program built for two devices of a platform (one context) keeps one instance per
+// device: a write and a kernel on one device leave the other device's value alone. PoCL
+// offers two devices with POCL_DEVICES="pthread pthread" (ctest conformance_two_devices).
+TEST_P(DeviceGlobals, TwoDevicesHaveTheirOwnInstances) {
+  pi_platform Owner = nullptr;
+  ASSERT_PI_SUCCESS(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_PLATFORM, sizeof(Owner), &Owner, nullptr));
+  pi_uint32 Count = 0;
+  ASSERT_PI_SUCCESS(piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
+  std::vector<pi_device> All(Count);
+  ASSERT_PI_SUCCESS(piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, Count, All.data(), nullptr));
+  pi_device Other = nullptr;
+  for (pi_device Candidate : All)
+    if (Candidate != Device && Other == nullptr)
+      Other = Candidate;
+  if (Other == nullptr)
+    GTEST_SKIP() << "the device's platform has no second device";
+  const pi_device Both[2] = {Device, Other};
+  ContextHandle Shared;
+  if (const pi_result Result = piContextCreate(nullptr, 2, Both, Shared.out());
+      Result != PI_SUCCESS)
+    GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
+  QueueHandle Queues[2];
+  for (int I = 0; I < 2; ++I)
+    ASSERT_PI_SUCCESS(piQueueCreate(Shared.get(), Both[I], 0, Queues[I].out()));
+  const EmbeddedImage *Image = nullptr;
+  if (deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_LOWERED)
+    Image = findImage("device_globals", Format, true);
+  if (Image == nullptr)
+    Image = findImage("device_globals", Format);
+  ASSERT_NE(Image, nullptr);
+  DeviceImage Binary(*Image, *findLinkFormat(Format));
+  ProgramHandle TwoDeviceProgram;
+  ASSERT_PI_SUCCESS(piextProgramCreateWithImage(Shared.get(), 2, Both, Binary.get(), TwoDeviceProgram.out()));
+  ASSERT_PI_SUCCESS(piProgramBuild(TwoDeviceProgram.get(), 2, Both, "", nullptr, nullptr));
+  const int32_t Values[2] = {0x3100, 0x3200};
+  for (int I = 0; I < 2; ++I)
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableWrite(Queues[I].get(), TwoDeviceProgram.get(),
+                                                            "dg_counter_uid", PI_TRUE,
+                                                            sizeof(int32_t), 0, &Values[I], 0,
+                                                            nullptr, nullptr));
+  int32_t Back[2] = {UnwrittenInt, UnwrittenInt};
+  for (int I = 0; I < 2; ++I)
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queues[I].get(), TwoDeviceProgram.get(),
+                                                           "dg_counter_uid", PI_TRUE,
+                                                           sizeof(int32_t), 0, &Back[I], 0,
+                                                           nullptr, nullptr));
+  EXPECT_EQ(Back[0], Values[0]) << "the second device's write reached the first device";
+  EXPECT_EQ(Back[1], Values[1]);
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  KernelHandle Increment;
+  ASSERT_NO_FATAL_FAILURE(createKernel(TwoDeviceProgram.get(), "dg_increment_counter", Increment));
+  const size_t One = 1;
+  ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queues[0].get(), Increment.get(), 1, nullptr, &One,
+                                          nullptr, 0, nullptr, nullptr));
+  for (int I = 0; I < 2; ++I)
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queues[I].get(), TwoDeviceProgram.get(),
+                                                           "dg_counter_uid", PI_TRUE,
+                                                           sizeof(int32_t), 0, &Back[I], 0,
+                                                           nullptr, nullptr));
+  EXPECT_EQ(Back[0], Values[0] + 1);
+  EXPECT_EQ(Back[1], Values[1]) << "the kernel on the first device changed the second's value";
+}
+
 // No kernel names dg_unreferenced; it must not be optimised away or unknown.
 TEST_P(DeviceGlobals, UnreferencedVariable) {
   const int32_t Pair[2] = {0x0BADF00D, 0x0CAFE123};
