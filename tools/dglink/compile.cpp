@@ -44,10 +44,13 @@ int runCompile(const CompileOptions &Options) {
   Add("-o", Options.Output);
   Add("--nvptx-arch", Options.NvptxArch);
   Add("--amdgcn-arch", Options.AmdgcnArch);
+  Add("--rocm-device-libs", Options.RocmDeviceLibs);
   Add("--clang", Options.Clang);
   Add("--cl-std", Options.OpenClStd);
   Add("--embed", Options.Embed);
   Add("--embed-symbol", Options.EmbedSymbol);
+  if (Options.LowerDeviceGlobals)
+    Arguments.push_back("--lower-device-globals");
   for (const std::string &Directory : Options.IncludeDirs)
     Add("-I", Directory);
   for (const std::string &Define : Options.Defines)

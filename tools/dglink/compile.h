@@ -14,12 +14,14 @@ struct CompileOptions {
   std::string Output;
   std::string NvptxArch;
   std::string AmdgcnArch;
+  std::string RocmDeviceLibs;
   std::string Clang;
   std::string OpenClStd;
   std::vector<std::string> IncludeDirs;
   std::vector<std::string> Defines;
   std::string Embed;
   std::string EmbedSymbol;
+  bool LowerDeviceGlobals = false; // also the OpenCL-lowered images (docs/opencl-lowering.md)
 };
 
 // Returns the process exit code (the shim's own, or 2 when it cannot run).

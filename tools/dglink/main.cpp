@@ -74,6 +74,9 @@ int main(int Argc, char **Argv) {
   CompileCommand->add_option("-o,--output", Compile.Output, "The bundle file to write")->required();
   CompileCommand->add_option("--nvptx-arch", Compile.NvptxArch, "PTX target, e.g. sm_75");
   CompileCommand->add_option("--amdgcn-arch", Compile.AmdgcnArch, "AMD GPU (default gfx90a)");
+  CompileCommand->add_option("--rocm-device-libs", Compile.RocmDeviceLibs,
+                             "ROCm device libraries' bitcode folder for amdgcn (default: the one "
+                             "found when dglink was built; none: do not link them)");
   CompileCommand->add_option("--clang", Compile.Clang, "The clang that compiles device sources");
   CompileCommand->add_option("--cl-std", Compile.OpenClStd,
                              "OpenCL C version of .cl inputs (default CL2.0)");
@@ -84,6 +87,9 @@ int main(int Argc, char **Argv) {
                              "pi_device_binaries at start-up");
   CompileCommand->add_option("--embed-symbol", Compile.EmbedSymbol,
                              "Name of that source's accessor (default dglink_device_binaries)");
+  CompileCommand->add_flag("--lower-device-globals", Compile.LowerDeviceGlobals,
+                           "Also emit spir64/spirv64/nvptx64 images with device globals lowered "
+                           "into adapter-owned storage, for OpenCL devices");
 
   dglink::tools::InspectOptions Inspect;
   CLI::App *InspectCommand = App.add_subcommand(
