@@ -237,6 +237,12 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
   // and the enqueue happen under one lock, so that launches on two devices do not mix.
   std::unique_lock<std::mutex> Launch(Kernel->LaunchMutex, std::defer_lock);
   if (Kernel->TakesStorage) {
+    if (!Kernel->Program->hasDevice(Queue->Device))
+      return dglink::fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                          "{}: kernel '{}' is of {}, which is not built for device '{}' (the "
+                          "queue's device)",
+                          __func__, Kernel->Name, programLabel(Kernel->Program),
+                          Queue->Device->Name);
     cl_mem Storage = nullptr;
     DGLINK_TRY(loweredStorage(__func__, Kernel->Program, Queue->Device, Storage));
     Launch.lock();

@@ -132,6 +132,8 @@ std::unique_ptr<_pi_device> makeDevice(pi_platform Platform, cl_device_id Device
 
 // Programs (program.cpp).
 bool programBuiltFor(pi_program Program, pi_device Device);
+// Forgets what programBuiltFor cached; called as a build or compile of Program starts.
+void forgetBuild(pi_program Program);
 // PI_ERROR_INVALID_PROGRAM_EXECUTABLE with a message unless some device has an executable.
 pi_result checkExecutable(const char *Function, pi_program Program);
 std::string programLabel(pi_program Program);
@@ -251,6 +253,7 @@ struct _pi_program {
   // The last device the driver said this program is an executable for, so that every
   // device-global copy does not ask again; cleared when the program is built again.
   mutable std::atomic<pi_device> ExecutableFor{nullptr};
+  std::atomic<uint64_t> BuildGeneration{0}; // bumped (under Mutex) when a build starts
 
   bool hasDevice(pi_device Device) const;
 };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 namespace dglink::opencl {
@@ -224,14 +225,17 @@ pi_result createProgram(const char *Function, pi_context Context, std::vector<pi
                         ImageFormat Format, const unsigned char **Binaries, const size_t *Lengths,
                         ImageMetadata Metadata, const char *CompileOptions, const char *LinkOptions,
                         pi_int32 *BinaryStatus, pi_program *RetProgram,
-                        std::set<std::string> Entries = {}) {
+                        std::optional<std::set<std::string>> Entries = std::nullopt) {
   if (Format == ImageFormat::SpirV)
     Devices = Context->Devices;
   DGLINK_TRY(checkConsumable(Function, Format, Devices));
   auto Program = newProgram(Context, Devices, Format, std::move(Metadata));
   if (Program->Metadata.Lowered) {
-    Program->AllKernelsLowered = Entries.empty();
-    Program->LoweredKernels = std::move(Entries);
+    // An image lists its kernels (none for a library of functions); a flat binary with
+    // lowered metadata (piProgramCreateWithBinary) lists none, so all its kernels are.
+    Program->AllKernelsLowered = !Entries.has_value();
+    if (Entries)
+      Program->LoweredKernels = std::move(*Entries);
   }
   Program->ImageCompileOptions = optionString(CompileOptions);
   Program->ImageLinkOptions = optionString(LinkOptions);
@@ -308,11 +312,21 @@ bool programBuiltFor(pi_program Program, pi_device Device) {
     return true;
   if (Program->LinkFailed || Program->Program == nullptr || !Program->hasDevice(Device))
     return false;
+  const uint64_t Generation = Program->BuildGeneration.load(std::memory_order_acquire);
   if (binaryType(Program, Device) != CL_PROGRAM_BINARY_TYPE_EXECUTABLE ||
       !buildSucceeded(Program, Device))
     return false;
-  Program->ExecutableFor.store(Device, std::memory_order_release);
+  // Cached only if no build started meanwhile (a build bumps the generation first).
+  std::lock_guard<std::mutex> Lock(Program->Mutex);
+  if (Program->BuildGeneration.load(std::memory_order_acquire) == Generation)
+    Program->ExecutableFor.store(Device, std::memory_order_release);
   return true;
+}
+
+void forgetBuild(pi_program Program) {
+  std::lock_guard<std::mutex> Lock(Program->Mutex);
+  Program->BuildGeneration.fetch_add(1, std::memory_order_acq_rel);
+  Program->ExecutableFor.store(nullptr, std::memory_order_release);
 }
 
 pi_result checkExecutable(const char *Function, pi_program Program) {
@@ -345,6 +359,15 @@ pi_result loweredStorage(const char *Function, pi_program Program, pi_device Dev
     }
   // One buffer per device: a program's variables on two devices are two instances. The
   // initial contents go in with the buffer, so no queue is needed.
+  // Checked before anything is allocated: a corrupt or hostile size must not make the
+  // host allocate and zero gigabytes.
+  const uint64_t Needed = Program->Metadata.Lowered->Size;
+  const auto MaxAlloc = deviceScalar<cl_ulong>(Device->Device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0);
+  if (MaxAlloc != 0 && Needed > MaxAlloc)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "{}: the device-global storage of {} needs {} bytes, more than device '{}' "
+                "allocates at once ({} bytes)",
+                Function, programLabel(Program), Needed, Device->Name, MaxAlloc);
   std::vector<uint8_t> Contents = Program->Metadata.Lowered->initialContents();
   if (Contents.empty())
     Contents.resize(16); // kernels still take the argument; OpenCL has no empty buffers
@@ -522,7 +545,7 @@ PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevice
                         "programs only from SPIR-V, SPIR and native binaries",
                         __func__);
   DGLINK_TRY(checkLinkable(__func__, Program->Format, Devices));
-  Program->ExecutableFor.store(nullptr, std::memory_order_release);
+  forgetBuild(Program);
 
   const std::vector<cl_device_id> Ids = clDevicesOf(Devices);
   const auto NumIds = static_cast<cl_uint>(Ids.size());
@@ -615,12 +638,25 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
       notify(PfnNotify, Failed, UserData);
       return dglink::fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}: link failed: {}", __func__, Message);
     }
+    // Which kernels take the storage: those the lowered inputs list. An input that
+    // could not list them (a flat binary) makes it all kernels, which is right only when
+    // every input was lowered.
+    bool AnyAll = false, AnyNotLowered = false;
+    for (pi_program Input : Inputs) {
+      AnyAll = AnyAll || (Input->Metadata.Lowered && Input->AllKernelsLowered);
+      AnyNotLowered = AnyNotLowered || !Input->Metadata.Lowered;
+    }
+    if (Storage && AnyAll && AnyNotLowered)
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "{}: a lowered input without a kernel list (made with "
+                          "piProgramCreateWithBinary) cannot link with inputs that were not "
+                          "lowered: which kernels take the device-global storage is unknown",
+                          __func__);
     Linked->Metadata.Lowered = std::move(Storage);
+    Linked->AllKernelsLowered = Linked->Metadata.Lowered && AnyAll;
     for (pi_program Input : Inputs)
-      if (Input->Metadata.Lowered) {
+      if (Input->Metadata.Lowered)
         Linked->LoweredKernels.insert(Input->LoweredKernels.begin(), Input->LoweredKernels.end());
-        Linked->AllKernelsLowered = Linked->AllKernelsLowered || Input->AllKernelsLowered;
-      }
   }
   std::string LinkOptions = optionString(Options);
   for (pi_program Input : Inputs)
@@ -694,7 +730,7 @@ PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
       joinOptions({Program->Format == ImageFormat::LlvmBitcode ? SpirBuildOption : "",
                    optionString(Options), Program->ImageCompileOptions, Program->ImageLinkOptions});
   const std::vector<cl_device_id> Ids = clDevicesOf(Devices);
-  Program->ExecutableFor.store(nullptr, std::memory_order_release);
+  forgetBuild(Program);
   cl_int Error = clBuildProgram(Program->Program, static_cast<cl_uint>(Ids.size()), Ids.data(),
                                 Used.c_str(), nullptr, nullptr);
   {

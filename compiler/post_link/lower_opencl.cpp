@@ -91,8 +91,10 @@ llvm::Error writeConstant(const llvm::Constant *C, const llvm::DataLayout &Layou
 
 // ---- uses ----
 
-// The variable (if any) whose initializer holds constant C, for a message.
+// Where constant C sits, for a message: the initializer of a variable, or a constant.
 std::string initializerOwner(const llvm::Constant *C) {
+  if (auto *Owner = llvm::dyn_cast<llvm::GlobalVariable>(C))
+    return "the initializer of '" + Owner->getName().str() + "'";
   std::vector<const llvm::Value *> Work{C};
   std::set<const llvm::Value *> Seen;
   while (!Work.empty()) {
@@ -102,12 +104,12 @@ std::string initializerOwner(const llvm::Constant *C) {
       continue;
     for (const llvm::User *User : V->users()) {
       if (auto *Owner = llvm::dyn_cast<llvm::GlobalVariable>(User))
-        return Owner->getName().str();
+        return "the initializer of '" + Owner->getName().str() + "'";
       if (llvm::isa<llvm::Constant>(User))
         Work.push_back(User);
     }
   }
-  return "a constant";
+  return "a constant vector or aggregate";
 }
 
 // Drops Variable from llvm.used / llvm.compiler.used: the lowered storage keeps it alive.
@@ -139,37 +141,54 @@ void removeFromUsedLists(llvm::Module &M, llvm::GlobalVariable &Variable) {
 
 // Rewrites every constant expression over Value that an instruction uses into
 // instructions, so that afterwards only instructions use Value. A use inside another
-// constant (an initializer) is an error.
+// constant (an initializer) is an error. The user list is read again after each
+// expansion: expanding one expression can destroy another that used it.
 llvm::Error expandConstantUsers(llvm::Constant &Value, const std::string &Variable) {
-  std::vector<llvm::User *> Users(Value.user_begin(), Value.user_end());
-  for (llvm::User *User : Users) {
-    auto *Expression = llvm::dyn_cast<llvm::ConstantExpr>(User);
-    if (Expression == nullptr) {
+  for (;;) {
+    llvm::ConstantExpr *Expression = nullptr;
+    for (llvm::User *User : Value.users()) {
       if (llvm::isa<llvm::Instruction>(User))
         continue;
-      return makeError("device global '{}' cannot be lowered: its address is part of the "
-                       "initializer of '{}'",
-                       Variable, initializerOwner(llvm::cast<llvm::Constant>(User)));
+      Expression = llvm::dyn_cast<llvm::ConstantExpr>(User);
+      if (Expression == nullptr)
+        return makeError("device global '{}' cannot be lowered: its address is part of a "
+                         "constant that is not an instruction's operand ({})",
+                         Variable, initializerOwner(llvm::cast<llvm::Constant>(User)));
+      break;
     }
+    if (Expression == nullptr)
+      return llvm::Error::success();
     if (llvm::Error Failure = expandConstantUsers(*Expression, Variable))
       return Failure;
     std::vector<llvm::User *> ExpressionUsers(Expression->user_begin(), Expression->user_end());
     for (llvm::User *ExpressionUser : ExpressionUsers) {
-      auto *Instruction = llvm::cast<llvm::Instruction>(ExpressionUser);
+      auto *Instruction = llvm::dyn_cast<llvm::Instruction>(ExpressionUser);
+      if (Instruction == nullptr)
+        continue; // a dead constant user, dropped below
       if (auto *Phi = llvm::dyn_cast<llvm::PHINode>(Instruction)) {
-        for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I)
-          if (Phi->getIncomingValue(I) == Expression)
-            Phi->setIncomingValue(
-                I, Expression->getAsInstruction(Phi->getIncomingBlock(I)->getTerminator()));
+        // One instruction per predecessor: a PHI may list the same block twice (a switch
+        // with two cases to one block), and then its values must agree.
+        std::map<llvm::BasicBlock *, llvm::Instruction *> PerBlock;
+        for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+          if (Phi->getIncomingValue(I) != Expression)
+            continue;
+          llvm::BasicBlock *Block = Phi->getIncomingBlock(I);
+          llvm::Instruction *&Made = PerBlock[Block];
+          if (Made == nullptr)
+            Made = Expression->getAsInstruction(Block->getTerminator());
+          Phi->setIncomingValue(I, Made);
+        }
         continue;
       }
       Instruction->replaceUsesOfWith(Expression, Expression->getAsInstruction(Instruction));
     }
     Expression->removeDeadConstantUsers();
-    if (Expression->use_empty())
-      Expression->destroyConstant();
+    if (!Expression->use_empty())
+      return makeError("device global '{}' cannot be lowered: an expression over its address "
+                       "has a use that is not an instruction",
+                       Variable);
+    Expression->destroyConstant();
   }
-  return llvm::Error::success();
 }
 
 // ---- which functions take the storage ----
@@ -258,6 +277,123 @@ void moveAnnotations(llvm::Module &M, llvm::Function &Old, llvm::Function &New) 
   }
 }
 
+// The function a call calls, through pointer casts (typed-pointer IR calls a function
+// declared with other parameter types through a bitcast).
+llvm::Function *calledFunction(const llvm::CallBase &Call) {
+  return llvm::dyn_cast<llvm::Function>(Call.getCalledOperand()->stripPointerCasts());
+}
+
+// Whether constant C only serves llvm.used / llvm.compiler.used (C is one of those lists,
+// or every user of C is such a constant). A dead constant serves nothing and counts too.
+bool onlyInUsedLists(const llvm::Constant &C) {
+  if (auto *Variable = llvm::dyn_cast<llvm::GlobalVariable>(&C))
+    return Variable->getName() == "llvm.used" || Variable->getName() == "llvm.compiler.used";
+  if (llvm::isa<llvm::GlobalValue>(C))
+    return false;
+  for (const llvm::User *User : C.users()) {
+    auto *Outer = llvm::dyn_cast<llvm::Constant>(User);
+    if (Outer == nullptr || !onlyInUsedLists(*Outer))
+      return false;
+  }
+  return true;
+}
+
+// Whether every use of F calls it (directly or through a pointer cast), apart from the
+// used lists: a function whose address escapes cannot be given the storage.
+bool onlyCalled(const llvm::Function &F) {
+  for (const llvm::Use &Use : F.uses()) {
+    const llvm::User *User = Use.getUser();
+    if (auto *Call = llvm::dyn_cast<llvm::CallBase>(User)) {
+      if (!Call->isCallee(&Use))
+        return false;
+      continue;
+    }
+    auto *Cast = llvm::dyn_cast<llvm::ConstantExpr>(User);
+    if (Cast == nullptr || !Cast->isCast()) {
+      if (auto *C = llvm::dyn_cast<llvm::Constant>(User); C != nullptr && onlyInUsedLists(*C))
+        continue;
+      return false;
+    }
+    for (const llvm::Use &CastUse : Cast->uses()) {
+      auto *Call = llvm::dyn_cast<llvm::CallBase>(CastUse.getUser());
+      if (Call != nullptr && Call->isCallee(&CastUse))
+        continue;
+      auto *C = llvm::dyn_cast<llvm::Constant>(CastUse.getUser());
+      if (C == nullptr || !onlyInUsedLists(*C))
+        return false;
+    }
+  }
+  return true;
+}
+
+// Call, which calls Old (perhaps through a cast), made a call of New with Storage last.
+// Pointer arguments and a pointer result of other types are cast; anything else that
+// does not match is an error.
+llvm::Error rewriteCall(llvm::CallInst &Call, llvm::Function &Old, llvm::Function &New,
+                        llvm::Value &Storage, const std::string &Image) {
+  llvm::FunctionType *Type = New.getFunctionType();
+  const std::string Caller = Call.getFunction()->getName().str();
+  if (Call.arg_size() + 1 != Type->getNumParams())
+    return makeError("image '{}': function '{}' calls '{}' with {} arguments; it takes {}", Image,
+                     Caller, Old.getName().str(), Call.arg_size(), Type->getNumParams() - 1);
+  std::vector<llvm::Value *> Arguments;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    llvm::Value *Argument = Call.getArgOperand(I);
+    llvm::Type *Wanted = Type->getParamType(I);
+    if (Argument->getType() != Wanted) {
+      if (!Argument->getType()->isPointerTy() || !Wanted->isPointerTy())
+        return makeError("image '{}': function '{}' calls '{}' with argument {} of another type",
+                         Image, Caller, Old.getName().str(), I);
+      Argument = llvm::CastInst::CreatePointerBitCastOrAddrSpaceCast(Argument, Wanted, "", &Call);
+    }
+    Arguments.push_back(Argument);
+  }
+  Arguments.push_back(&Storage);
+  const bool CastResult = !Call.getType()->isVoidTy() && Call.getType() != Type->getReturnType();
+  if (CastResult && (!Call.getType()->isPointerTy() || !Type->getReturnType()->isPointerTy()))
+    return makeError("image '{}': function '{}' calls '{}' expecting a result of another type",
+                     Image, Caller, Old.getName().str());
+  llvm::SmallVector<llvm::OperandBundleDef, 1> Bundles;
+  Call.getOperandBundlesAsDefs(Bundles);
+  auto *Replacement = llvm::CallInst::Create(Type, &New, Arguments, Bundles, "", &Call);
+  Replacement->setCallingConv(Call.getCallingConv());
+  if (!CastResult && Call.getType() == Type->getReturnType())
+    Replacement->setAttributes(Call.getAttributes());
+  Replacement->setTailCallKind(Call.getTailCallKind());
+  Replacement->setDebugLoc(Call.getDebugLoc());
+  Replacement->copyMetadata(Call);
+  llvm::Value *Result = Replacement;
+  if (CastResult)
+    Result = llvm::CastInst::CreatePointerBitCastOrAddrSpaceCast(Replacement, Call.getType(), "",
+                                                                 &Call);
+  if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(Result);
+  Replacement->takeName(&Call);
+  Call.eraseFromParent();
+  return llvm::Error::success();
+}
+
+// The place of Variable in Layout: a device global the images define, by its unique id;
+// a declaration, by the name of the external definition it refers to. Null for any other
+// variable, whatever its name.
+const LoweredGlobal *placeOf(const llvm::GlobalVariable &Variable, const StorageLayout &Layout) {
+  if (!Variable.isDeclaration()) {
+    if (!isDeviceGlobal(Variable))
+      return nullptr;
+    llvm::Expected<DeviceGlobal> Global = readDeviceGlobal(Variable);
+    if (!Global) {
+      llvm::consumeError(Global.takeError()); // computeStorageLayout reported it
+      return nullptr;
+    }
+    auto Known = Layout.ById.find(Global->Info.UniqueId);
+    return Known == Layout.ById.end() ? nullptr : &Layout.Globals[Known->second];
+  }
+  if (Variable.hasLocalLinkage())
+    return nullptr;
+  auto Known = Layout.BySymbol.find(Variable.getName().str());
+  return Known == Layout.BySymbol.end() ? nullptr : &Layout.Globals[Known->second];
+}
+
 } // namespace
 
 llvm::Expected<StorageLayout> computeStorageLayout(const std::vector<SplitImage> &Images) {
@@ -292,14 +428,17 @@ llvm::Expected<StorageLayout> computeStorageLayout(const std::vector<SplitImage>
       // A per-kernel split copies a variable into every image that uses it: one slot.
       if (auto Known = Layout.ById.find(Lowered.UniqueId); Known != Layout.ById.end()) {
         const LoweredGlobal &First = Layout.Globals[Known->second];
-        if (First.Size != Lowered.Size || First.Initializer != Lowered.Initializer ||
-            First.Symbol != Lowered.Symbol)
+        if (First.Size != Lowered.Size || First.Initializer != Lowered.Initializer)
           return makeError("device globals '{}' and '{}' share the unique id '{}' but differ in "
-                           "symbol, size or initial value",
+                           "size or initial value",
                            First.Symbol, Lowered.Symbol, Lowered.UniqueId);
         continue;
       }
-      if (auto Known = Layout.BySymbol.find(Lowered.Symbol); Known != Layout.BySymbol.end())
+      // Other images reach an external variable by its name; a local one (static) only
+      // its own image, by its unique id.
+      const bool External = !Variable.hasLocalLinkage();
+      if (auto Known = Layout.BySymbol.find(Lowered.Symbol);
+          External && Known != Layout.BySymbol.end())
         return makeError("device global '{}' is defined with the unique ids '{}' and '{}'",
                          Lowered.Symbol, Layout.Globals[Known->second].UniqueId,
                          Lowered.UniqueId);
@@ -309,7 +448,8 @@ llvm::Expected<StorageLayout> computeStorageLayout(const std::vector<SplitImage>
       Lowered.Offset = llvm::alignTo(Layout.Size, Alignment);
       Layout.Size = Lowered.Offset + Lowered.Size;
       Layout.ById[Lowered.UniqueId] = Layout.Globals.size();
-      Layout.BySymbol[Lowered.Symbol] = Layout.Globals.size();
+      if (External)
+        Layout.BySymbol[Lowered.Symbol] = Layout.Globals.size();
       Layout.Globals.push_back(std::move(Lowered));
     }
   }
@@ -325,8 +465,8 @@ llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
   for (size_t I = 0; I < Images.size(); ++I) {
     llvm::Module &M = *Images[I].Module;
     for (llvm::GlobalVariable &Variable : M.globals()) {
-      auto Known = Layout.BySymbol.find(Variable.getName().str());
-      if (Known == Layout.BySymbol.end()) {
+      const LoweredGlobal *Place = placeOf(Variable, Layout);
+      if (Place == nullptr) {
         if (Variable.isDeclaration() && Variable.getAddressSpace() == GlobalAddressSpace &&
             !Variable.isConstant() && !Variable.use_empty()) {
           const llvm::Instruction *User = nullptr;
@@ -345,7 +485,7 @@ llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
       if (Variable.getAddressSpace() != GlobalAddressSpace)
         return makeError("device global '{}' of image '{}' is not in the global address space",
                          Variable.getName().str(), Images[I].Name);
-      Moved[I].emplace_back(&Variable, &Layout.Globals[Known->second]);
+      Moved[I].emplace_back(&Variable, Place);
     }
     for (auto &[Variable, Global] : Moved[I]) {
       removeFromUsedLists(M, *Variable);
@@ -370,7 +510,7 @@ llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
         for (llvm::BasicBlock &Block : F)
           for (llvm::Instruction &Instruction : Block) {
             auto *Call = llvm::dyn_cast<llvm::CallBase>(&Instruction);
-            llvm::Function *Callee = Call != nullptr ? Call->getCalledFunction() : nullptr;
+            llvm::Function *Callee = Call != nullptr ? calledFunction(*Call) : nullptr;
             if (Callee != nullptr && Needs.count(functionKey(I, *Callee)) != 0 &&
                 Needs.insert(functionKey(I, F)).second)
               Changed = true;
@@ -392,15 +532,10 @@ llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
         return makeError("function '{}' of image '{}' reaches device globals and is variadic: "
                          "it cannot take the storage argument",
                          F->getName().str(), Images[I].Name);
-      for (const llvm::Use &Use : F->uses()) {
-        auto *Call = llvm::dyn_cast<llvm::CallBase>(Use.getUser());
-        if (llvm::isa<llvm::Constant>(Use.getUser()) && !llvm::isa<llvm::GlobalValue>(Use.getUser()))
-          continue; // llvm.used entries and metadata follow the function
-        if (Call == nullptr || !Call->isCallee(&Use))
+      if (!onlyCalled(*F))
           return makeError("function '{}' of image '{}' reaches device globals and its address "
                            "is taken: a call through the pointer could not pass the storage",
                            F->getName().str(), Images[I].Name);
-      }
       // An exported function that now takes the storage gets a new name, so that code
       // compiled without this lowering cannot call it without the argument: the link
       // fails instead.
@@ -414,34 +549,38 @@ llvm::Error lowerDeviceGlobals(const std::vector<LoweringInput> &Images,
       TakesStorage.insert(NewOf[F]);
     }
     for (auto &[Old, New] : NewOf) {
-      std::vector<llvm::User *> Users(Old->user_begin(), Old->user_end());
-      for (llvm::User *User : Users) {
-        auto *Call = llvm::dyn_cast<llvm::CallInst>(User);
-        if (Call == nullptr)
+      // The calls of Old, direct or through a cast (bodies have moved: their functions
+      // are the new ones).
+      std::vector<llvm::CallInst *> Calls;
+      for (llvm::User *User : Old->users()) {
+        if (auto *Call = llvm::dyn_cast<llvm::CallInst>(User)) {
+          Calls.push_back(Call);
           continue;
+        }
+        if (auto *Cast = llvm::dyn_cast<llvm::ConstantExpr>(User))
+          for (llvm::User *CastUser : Cast->users())
+            if (auto *Call = llvm::dyn_cast<llvm::CallInst>(CastUser);
+                Call != nullptr && calledFunction(*Call) == Old)
+              Calls.push_back(Call);
+      }
+      for (llvm::CallInst *Call : Calls) {
         llvm::Function *Caller = Call->getFunction();
         if (TakesStorage.count(Caller) == 0)
           return makeError("image '{}': function '{}' calls '{}' but has no storage argument",
                            Images[I].Name, Caller->getName().str(), Old->getName().str());
-        std::vector<llvm::Value *> Arguments(Call->arg_begin(), Call->arg_end());
-        Arguments.push_back(storageOf(*Caller));
-        llvm::SmallVector<llvm::OperandBundleDef, 1> Bundles;
-        Call->getOperandBundlesAsDefs(Bundles);
-        auto *Replacement = llvm::CallInst::Create(New->getFunctionType(), New, Arguments, Bundles,
-                                                   "", Call);
-        Replacement->setCallingConv(Call->getCallingConv());
-        Replacement->setAttributes(Call->getAttributes());
-        Replacement->setTailCallKind(Call->getTailCallKind());
-        Replacement->setDebugLoc(Call->getDebugLoc());
-        Replacement->copyMetadata(*Call);
-        Replacement->takeName(Call);
-        Call->replaceAllUsesWith(Replacement);
-        Call->eraseFromParent();
+        if (llvm::Error Failure =
+                rewriteCall(*Call, *Old, *New, *storageOf(*Caller), Images[I].Name))
+          return Failure;
       }
       // What is left are references from metadata (nvvm.annotations) and used lists.
       moveAnnotations(M, *Old, *New);
+      for (llvm::User *User : Old->users())
+        if (auto *C = llvm::dyn_cast<llvm::Constant>(User); C == nullptr || !onlyInUsedLists(*C))
+          return makeError("image '{}': '{}' still has a use that is not a call (a dglink bug)",
+                           Images[I].Name, Old->getName().str());
       if (!Old->use_empty())
-        Old->replaceAllUsesWith(llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(New, Old->getType()));
+        Old->replaceAllUsesWith(
+            llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(New, Old->getType()));
       Old->eraseFromParent();
     }
     for (auto &[Variable, Global] : Moved[I]) {
@@ -486,10 +625,10 @@ std::vector<BundlePropertySet> storagePropertySets(const llvm::Module &Unlowered
   // The variables this image defines or refers to; initial values of the ones it defines.
   std::map<std::string, std::pair<const LoweredGlobal *, bool>> Listed;
   for (const llvm::GlobalVariable &Variable : Unlowered.globals()) {
-    auto Known = Layout.BySymbol.find(Variable.getName().str());
-    if (Known == Layout.BySymbol.end())
+    const LoweredGlobal *Place = placeOf(Variable, Layout);
+    if (Place == nullptr)
       continue;
-    const LoweredGlobal &Global = Layout.Globals[Known->second];
+    const LoweredGlobal &Global = *Place;
     auto &Entry = Listed[Global.UniqueId];
     Entry.first = &Global;
     Entry.second = Entry.second || !Variable.isDeclaration();

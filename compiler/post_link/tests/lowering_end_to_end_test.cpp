@@ -458,6 +458,37 @@ TEST_F(Lowering, LoweredImageDoesNotLinkWithCodeThatWasNotLowered) {
     GTEST_SKIP() << "no device that runs lowered images links their formats";
 }
 
+TEST_F(Lowering, KernelsOfAnInputThatWasNotLoweredTakeNoStorage) {
+  DGLINK_REQUIRE_TARGETS();
+  int Tried = 0;
+  for (const Device &Target : Targets) {
+    const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
+    const _pi_device_binary_struct *Plain = Other.find("lower_plain", Target.LinkFormats, false);
+    if (Counter == nullptr || Plain == nullptr)
+      continue;
+    SCOPED_TRACE(Target.Name);
+    Session S(Target);
+    pi_program Program = nullptr;
+    ASSERT_EQ(S.link({S.compiled(Counter), S.compiled(Plain)}, Program), PI_SUCCESS)
+        << lastErrorMessage();
+    pi_kernel Fill = S.kernel(Program, "lw_plain_fill");
+    ASSERT_NE(Fill, nullptr);
+    pi_uint32 NumArgs = 0;
+    ASSERT_EQ(piKernelGetInfo(Fill, PI_KERNEL_INFO_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr),
+              PI_SUCCESS);
+    EXPECT_EQ(NumArgs, 2u);
+    ASSERT_EQ(S.write(Program, "lw_counter_uid", 1234), PI_SUCCESS);
+    const int32_t Value = 6;
+    EXPECT_EQ(S.run(Program, "lw_plain_fill", 1, &Value), std::vector<int32_t>{7});
+    EXPECT_EQ(S.read(Program, "lw_counter_uid"), 1234) << "the plain kernel wrote the storage";
+    ASSERT_NO_FATAL_FAILURE(S.launch(S.kernel(Program, "lw_increment")));
+    EXPECT_EQ(S.read(Program, "lw_counter_uid"), 1235);
+    ++Tried;
+  }
+  if (Tried == 0)
+    GTEST_SKIP() << "no device that runs lowered images links their formats";
+}
+
 TEST_F(Lowering, ImageThatWasNotLoweredIsRefusedOnALoweredDevice) {
   DGLINK_REQUIRE_TARGETS();
   for (const Device &Target : Targets) {

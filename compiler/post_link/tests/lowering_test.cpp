@@ -58,25 +58,32 @@ struct Lowered {
   std::optional<StorageLayout> Layout;
   std::string Error; // empty: lowered
 
-  explicit Lowered(const std::string &Text) {
-    SplitImage Image;
-    Image.Name = "image";
-    Image.Module = parse(Context, Text, "image");
-    if (!Image.Module) {
-      Error = "parse failed";
-      return;
+  // One image per text: "image", then "image1", "image2"...
+  explicit Lowered(const std::vector<std::string> &Texts) {
+    std::vector<LoweringInput> Inputs;
+    for (size_t I = 0; I < Texts.size(); ++I) {
+      SplitImage Image;
+      Image.Name = I == 0 ? "image" : "image" + std::to_string(I);
+      Image.Module = parse(Context, Texts[I], Image.Name);
+      if (!Image.Module) {
+        Error = "parse failed";
+        return;
+      }
+      Images.push_back(std::move(Image));
     }
-    Images.push_back(std::move(Image));
+    for (SplitImage &Image : Images)
+      Inputs.push_back({Image.Name, Image.Module.get()});
     llvm::Expected<StorageLayout> Computed = computeStorageLayout(Images);
     if (!Computed) {
       Error = errorText(Computed.takeError());
       return;
     }
     Layout = std::move(*Computed);
-    if (llvm::Error Failure = lowerDeviceGlobals({{"image", Images[0].Module.get()}}, *Layout))
+    if (llvm::Error Failure = lowerDeviceGlobals(Inputs, *Layout))
       Error = errorText(std::move(Failure));
   }
-  llvm::Module &module() { return *Images[0].Module; }
+  explicit Lowered(const std::string &Text) : Lowered(std::vector<std::string>{Text}) {}
+  llvm::Module &module(size_t I = 0) { return *Images[I].Module; }
 };
 
 TEST(Lowering, LayoutAndInitialValues) {
@@ -155,6 +162,102 @@ TEST(Lowering, AddressTakenFunctionThatReachesStorageIsAnError) {
   EXPECT_EQ(L.Error,
             "function 'bump' of image 'image' reaches device globals and its address is taken: "
             "a call through the pointer could not pass the storage");
+}
+
+// Typed-pointer IR (what clang-15 makes for spir64) calls a function declared with other
+// parameter types through a bitcast: the call still gets the storage.
+constexpr const char *TypedHeader = R"(
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
+target triple = "spir64-unknown-unknown"
+@cnt = addrspace(1) global i32 0, align 4 #0
+define void @helper(i32 addrspace(1)* %p) {
+  %v = load i32, i32 addrspace(1)* @cnt, align 4
+  store i32 %v, i32 addrspace(1)* %p, align 4
+  ret void
+}
+)";
+constexpr const char *TypedFooter = R"(
+attributes #0 = { "sycl-device-global-size"="4" "sycl-unique-id"="cnt" }
+)";
+
+TEST(Lowering, CallThroughABitcastGetsTheStorage) {
+  Lowered L(std::string(TypedHeader) + R"(
+define spir_kernel void @k(float addrspace(1)* %o) {
+  call void bitcast (void (i32 addrspace(1)*)* @helper to void (float addrspace(1)*)*)(float addrspace(1)* %o)
+  ret void
+}
+)" + TypedFooter);
+  ASSERT_EQ(L.Error, "");
+  llvm::Function *K = L.module().getFunction("k");
+  llvm::Function *Helper = L.module().getFunction("helper_dglink_dg");
+  ASSERT_TRUE(K != nullptr && Helper != nullptr);
+  bool Passed = false;
+  for (llvm::Instruction &I : K->getEntryBlock())
+    if (auto *Call = llvm::dyn_cast<llvm::CallInst>(&I))
+      Passed = Call->getCalledFunction() == Helper && Call->arg_size() == 2 &&
+               Call->getArgOperand(1) == K->getArg(1);
+  EXPECT_TRUE(Passed) << "the call through the cast was not given the storage";
+}
+
+TEST(Lowering, AddressTakenThroughABitcastIsAnError) {
+  Lowered L(std::string(TypedHeader) +
+            "@fp = addrspace(2) constant i8* bitcast (void (i32 addrspace(1)*)* @helper to i8*)\n" +
+            TypedFooter);
+  EXPECT_EQ(L.Error, "function 'helper' of image 'image' reaches device globals and its address "
+                     "is taken: a call through the pointer could not pass the storage");
+}
+
+TEST(Lowering, VariablesAreMatchedByUniqueIdNotByName) {
+  // image: an external device global "table"; image1: its own constant "table" and a
+  // static device global "counter"; image2: another static device global "counter".
+  const std::string Header = R"(
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
+target triple = "spir64-unknown-unknown"
+)";
+  Lowered L({Header + R"(
+@table = addrspace(1) global [4 x i32] zeroinitializer, align 4 #0
+attributes #0 = { "sycl-device-global-size"="16" "sycl-unique-id"="a_table" }
+)",
+             Header + R"(
+@table = addrspace(2) constant [4 x i32] [i32 10, i32 20, i32 30, i32 40], align 4
+@counter = internal addrspace(1) global i32 0, align 4 #0
+define spir_kernel void @tk(ptr addrspace(1) %o, i32 %i) {
+  %p = getelementptr inbounds [4 x i32], ptr addrspace(2) @table, i64 0, i32 %i
+  %v = load i32, ptr addrspace(2) %p, align 4
+  %c = load i32, ptr addrspace(1) @counter, align 4
+  %s = add i32 %v, %c
+  store i32 %s, ptr addrspace(1) %o, align 4
+  ret void
+}
+attributes #0 = { "sycl-device-global-size"="4" "sycl-unique-id"="counter_in_1" }
+)",
+             Header + R"(
+@counter = internal addrspace(1) global i32 0, align 4 #0
+attributes #0 = { "sycl-device-global-size"="4" "sycl-unique-id"="counter_in_2" }
+)"});
+  ASSERT_EQ(L.Error, "");
+  EXPECT_NE(L.module(1).getNamedGlobal("table"), nullptr)
+      << "image1's own constant 'table' must stay";
+  EXPECT_EQ(L.module(1).getNamedGlobal("counter"), nullptr);
+  ASSERT_EQ(L.Layout->Globals.size(), 3u);
+  EXPECT_NE(L.Layout->Globals[L.Layout->ById.at("counter_in_1")].Offset,
+            L.Layout->Globals[L.Layout->ById.at("counter_in_2")].Offset);
+}
+
+TEST(Lowering, SwitchWithTwoEdgesToOneBlock) {
+  Lowered L(module(R"(
+define spir_kernel void @pick(ptr addrspace(1) %out, i32 %which) {
+entry:
+  switch i32 %which, label %done [ i32 1, label %done
+                                   i32 2, label %done ]
+done:
+  %p = phi ptr addrspace(1) [ getelementptr inbounds ([4 x i32], ptr addrspace(1) @table, i64 0, i64 1), %entry ], [ getelementptr inbounds ([4 x i32], ptr addrspace(1) @table, i64 0, i64 1), %entry ], [ getelementptr inbounds ([4 x i32], ptr addrspace(1) @table, i64 0, i64 1), %entry ]
+  %v = load i32, ptr addrspace(1) %p, align 4
+  store i32 %v, ptr addrspace(1) %out, align 4
+  ret void
+}
+)"));
+  EXPECT_EQ(L.Error, "");
 }
 
 } // namespace
