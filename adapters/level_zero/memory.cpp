@@ -10,26 +10,12 @@ namespace {
 pi_result checkUsmArguments(const char *Function, void **ResultPtr, pi_context Context,
                             const pi_usm_mem_properties *Properties, size_t Size,
                             pi_uint32 Alignment) {
-  if (ResultPtr == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'ResultPtr' is null", Function);
-  DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
-  if (Properties != nullptr && Properties[0] != 0)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: USM property {:#x} is not supported", Function,
-                static_cast<unsigned long long>(Properties[0]));
-  if (Size == 0)
-    return fail(PI_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'Size' is 0", Function);
-  if ((Alignment & (Alignment - 1)) != 0)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: alignment {} is not a power of two", Function,
-                Alignment);
-  return PI_SUCCESS;
+  return dglink::checkUsmArguments(Function, ResultPtr, Context, Properties, Size, Alignment, 0,
+                                   &PluginFunctions, AdapterLabel);
 }
 
 pi_result checkDevice(const char *Function, pi_context Context, pi_device Device) {
-  DGLINK_TRY(checkHandle(Device, PI_ERROR_INVALID_DEVICE, Function, "Device"));
-  if (Device != Context->Device)
-    return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not the device of the context",
-                Function, Device->Name);
-  return PI_SUCCESS;
+  return checkContextDevice(Function, Context, Device, &PluginFunctions, AdapterLabel);
 }
 
 pi_result refuseUnsupported(const char *Function, pi_usm_capabilities Capabilities,

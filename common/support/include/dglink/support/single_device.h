@@ -76,6 +76,47 @@ pi_result checkBufferAccess(const char *Function, Queue Q, Buffer B, size_t Offs
   return checkWaitList(NumEvents, Events, Table);
 }
 
+// The arguments every USM allocation checks first: the result pointer, the context,
+// no properties, a size, and an alignment that is a power of two (up to
+// MaxAlignment, what the driver guarantees; 0: no upper bound).
+template <typename Context>
+pi_result checkUsmArguments(const char *Function, void **ResultPtr, Context Ctx,
+                            const pi_usm_mem_properties *Properties, size_t Size,
+                            pi_uint32 Alignment, pi_uint32 MaxAlignment,
+                            const pi_plugin_functions *Table, const char *Adapter) {
+  if (ResultPtr == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'ResultPtr' is null", Function);
+  DGLINK_TRY(
+      checkAdapterHandle(Ctx, Table, Adapter, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
+  if (Properties != nullptr && Properties[0] != 0)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: USM property {:#x} is not supported", Function,
+                static_cast<unsigned long long>(Properties[0]));
+  if (Size == 0)
+    return fail(PI_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'Size' is 0", Function);
+  if (MaxAlignment == 0) {
+    if ((Alignment & (Alignment - 1)) != 0)
+      return fail(PI_ERROR_INVALID_VALUE, "{}: alignment {} is not a power of two", Function,
+                  Alignment);
+  } else if ((Alignment & (Alignment - 1)) != 0 || Alignment > MaxAlignment) {
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: alignment {} is not a power of two up to {} (what the driver guarantees)",
+                Function, Alignment, MaxAlignment);
+  }
+  return PI_SUCCESS;
+}
+
+// Device must be a device of this adapter and the device of Ctx.
+template <typename Context, typename Device>
+pi_result checkContextDevice(const char *Function, Context Ctx, Device Dev,
+                             const pi_plugin_functions *Table, const char *Adapter) {
+  DGLINK_TRY(
+      checkAdapterHandle(Dev, Table, Adapter, PI_ERROR_INVALID_DEVICE, Function, "Device"));
+  if (Dev != Ctx->Device)
+    return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not the device of the context",
+                Function, Dev->Name);
+  return PI_SUCCESS;
+}
+
 // The shape of a launch on a backend without global offsets: 1 to 3 dimensions, a
 // global size, no non-zero offset.
 inline pi_result checkLaunchShape(const char *Function, pi_uint32 WorkDim,
