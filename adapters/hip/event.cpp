@@ -86,14 +86,7 @@ pi_result copyToHost(_pi_queue &Queue, void *Dst, const void *Src, size_t Count,
 using namespace dglink::hip;
 
 extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventList) try {
-  if (NumEvents == 0 || EventList == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piEventsWait: {} events, list pointer {}: at least one event is needed",
-                        NumEvents, EventList == nullptr ? "null" : "not null");
-  for (pi_uint32 I = 0; I < NumEvents; ++I)
-    if (!dglink::ownedBy(EventList[I], &PluginFunctions))
-      return dglink::fail(PI_ERROR_INVALID_EVENT, "piEventsWait: event {} is {}", I,
-                          EventList[I] == nullptr ? "null" : "not an event of the HIP adapter");
+  DGLINK_TRY(dglink::checkEventsToWait(NumEvents, EventList, &PluginFunctions, AdapterLabel));
   for (pi_uint32 I = 0; I < NumEvents; ++I) {
     DGLINK_TRY(makeCurrent(*EventList[I]->Context->Device));
     DGLINK_HIP(EventSynchronize, EventList[I]->Event);
@@ -106,29 +99,16 @@ extern "C" PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info 
                                                   size_t ParamValueSize, void *ParamValue,
                                                   size_t *ParamValueSizeRet) try {
   DGLINK_HIP_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
-  switch (ParamName) {
-  case PI_EVENT_INFO_COMMAND_QUEUE:
-    return dglink::returnInfo(static_cast<pi_queue>(Event->Queue), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_EVENT_INFO_CONTEXT:
-    return dglink::returnInfo(static_cast<pi_context>(Event->Context), ParamValueSize,
-                              ParamValue, ParamValueSizeRet);
-  case PI_EVENT_INFO_REFERENCE_COUNT:
-    return dglink::returnInfo(Event->RefCount.load(), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
+  return dglink::answerEventInfo(Event, ParamName, ParamValueSize, ParamValue,
+                                 ParamValueSizeRet, [&](pi_int32 &Status) -> pi_result {
     DGLINK_TRY(makeCurrent(*Event->Context->Device));
     const HipError Result = hip().EventQuery(Event->Event);
-    pi_int32 Status = PI_EVENT_COMPLETE;
     if (Result == HipErrorNotReady)
       Status = PI_EVENT_SUBMITTED;
     else if (Result != HipSuccess)
       return hipError(Result, "hipEventQuery");
-    return dglink::returnInfo(Status, ParamValueSize, ParamValue, ParamValueSizeRet);
-  }
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piEventGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+    return PI_SUCCESS;
+  });
 }
 DGLINK_CATCH_ALL
 

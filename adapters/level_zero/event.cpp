@@ -90,15 +90,7 @@ pi_result EnqueueEvent::finish(pi_result Result, bool Blocking) {
 using namespace dglink::level_zero;
 
 extern "C" PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventList) {
-  if (NumEvents == 0 || EventList == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piEventsWait: {} events, list pointer {}: at least one event is needed",
-                        NumEvents, EventList == nullptr ? "null" : "not null");
-  for (pi_uint32 I = 0; I < NumEvents; ++I)
-    if (!dglink::ownedBy(EventList[I], &PluginFunctions))
-      return dglink::fail(PI_ERROR_INVALID_EVENT, "piEventsWait: event {} is {}", I,
-                          EventList[I] == nullptr ? "null"
-                                                  : "not an event of the Level Zero adapter");
+  DGLINK_TRY(dglink::checkEventsToWait(NumEvents, EventList, &PluginFunctions, AdapterLabel));
   for (pi_uint32 I = 0; I < NumEvents; ++I)
     DGLINK_ZE(zeEventHostSynchronize, EventList[I]->Event, UINT64_MAX);
   return PI_SUCCESS;
@@ -108,28 +100,15 @@ extern "C" PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info 
                                                   size_t ParamValueSize, void *ParamValue,
                                                   size_t *ParamValueSizeRet) {
   DGLINK_ZE_CHECK_HANDLE(Event, PI_ERROR_INVALID_EVENT);
-  switch (ParamName) {
-  case PI_EVENT_INFO_COMMAND_QUEUE:
-    return dglink::returnInfo(static_cast<pi_queue>(Event->Queue), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_EVENT_INFO_CONTEXT:
-    return dglink::returnInfo(static_cast<pi_context>(Event->Context), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_EVENT_INFO_REFERENCE_COUNT:
-    return dglink::returnInfo(Event->RefCount.load(), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
+  return dglink::answerEventInfo(Event, ParamName, ParamValueSize, ParamValue,
+                                 ParamValueSizeRet, [&](pi_int32 &Status) -> pi_result {
     const ze_result_t Result = ze().zeEventQueryStatus(Event->Event);
-    pi_int32 Status = PI_EVENT_COMPLETE;
     if (Result == ZE_RESULT_NOT_READY)
       Status = PI_EVENT_SUBMITTED;
     else if (Result != ZE_RESULT_SUCCESS)
       return zeError(Result, "zeEventQueryStatus");
-    return dglink::returnInfo(Status, ParamValueSize, ParamValue, ParamValueSizeRet);
-  }
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piEventGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+    return PI_SUCCESS;
+  });
 }
 
 extern "C" PI_API_EXPORT pi_result piEventRetain(pi_event Event) {

@@ -5,6 +5,7 @@
 // Size, Name, RefCount).
 #pragma once
 
+#include <dglink/support/info.h>
 #include <dglink/support/validate.h>
 
 #include <atomic>
@@ -115,6 +116,46 @@ pi_result checkContextDevice(const char *Function, Context Ctx, Device Dev,
     return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not the device of the context",
                 Function, Dev->Name);
   return PI_SUCCESS;
+}
+
+// piEventsWait's list: at least one event, each an event of this adapter.
+inline pi_result checkEventsToWait(pi_uint32 NumEvents, const pi_event *EventList,
+                                   const pi_plugin_functions *Table, const char *Adapter) {
+  if (NumEvents == 0 || EventList == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piEventsWait: {} events, list pointer {}: at least one event is needed",
+                NumEvents, EventList == nullptr ? "null" : "not null");
+  for (pi_uint32 I = 0; I < NumEvents; ++I)
+    if (!ownedBy(EventList[I], Table))
+      return fail(PI_ERROR_INVALID_EVENT, "piEventsWait: event {} is {}", I,
+                  EventList[I] == nullptr
+                      ? "null"
+                      : fmt::format("not an event of the {} adapter", Adapter));
+  return PI_SUCCESS;
+}
+
+// piEventGetInfo of a checked event: queue, context and reference count from the
+// handle; Query(Status) sets PI_EVENT_COMPLETE or PI_EVENT_SUBMITTED (or fails).
+template <typename Event, typename StatusQuery>
+pi_result answerEventInfo(Event E, pi_event_info ParamName, size_t ParamValueSize,
+                          void *ParamValue, size_t *ParamValueSizeRet, StatusQuery Query) {
+  switch (ParamName) {
+  case PI_EVENT_INFO_COMMAND_QUEUE:
+    return returnInfo(static_cast<pi_queue>(E->Queue), ParamValueSize, ParamValue,
+                      ParamValueSizeRet);
+  case PI_EVENT_INFO_CONTEXT:
+    return returnInfo(static_cast<pi_context>(E->Context), ParamValueSize, ParamValue,
+                      ParamValueSizeRet);
+  case PI_EVENT_INFO_REFERENCE_COUNT:
+    return returnInfo(E->RefCount.load(), ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
+    pi_int32 Status = PI_EVENT_COMPLETE;
+    DGLINK_TRY(Query(Status));
+    return returnInfo(Status, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  }
+  return fail(PI_ERROR_INVALID_VALUE, "piEventGetInfo: unknown parameter {:#x}",
+              static_cast<unsigned>(ParamName));
 }
 
 // The shape of a launch on a backend without global offsets: 1 to 3 dimensions, a
