@@ -9,6 +9,7 @@
 
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
+#include <dglink/support/kernel_launch.h>
 #include <dglink/support/single_device.h>
 
 #include <atomic>
@@ -113,11 +114,7 @@ struct _pi_kernel {
   std::vector<size_t> ParamSizes;
   bool ParamSizesKnown = false;
 
-  struct Argument {
-    bool Set = false;
-    std::vector<uint64_t> Storage; // 8-byte aligned, zero-padded value
-  };
-  std::vector<Argument> Arguments;
+  std::vector<dglink::KernelArgument> Arguments;
 };
 
 struct _pi_event {

@@ -41,19 +41,8 @@ pi_result setArgument(const char *Function, pi_kernel Kernel, pi_uint32 Index, s
     return fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments, not index {}",
                 Function, Kernel->Name, Kernel->ParamSizes.size(), Index);
   // Where the driver cannot describe the parameters, CUDA's own limits still hold.
-  if (Index >= MaxParameterBytes)
-    return fail(PI_ERROR_INVALID_ARG_INDEX,
-                "{}: argument index {} of kernel '{}' is beyond what a CUDA launch can pass",
-                Function, Index, Kernel->Name);
-  if (Value == nullptr)
-    return fail(PI_ERROR_INVALID_ARG_VALUE,
-                "{}: argument {} of kernel '{}': the value is null (local-memory arguments are "
-                "not supported by the CUDA adapter)",
-                Function, Index, Kernel->Name);
-  if (Size == 0 || Size > MaxParameterBytes)
-    return fail(PI_ERROR_INVALID_ARG_SIZE,
-                "{}: argument {} of kernel '{}' has size {} (1..{} bytes)", Function, Index,
-                Kernel->Name, Size, MaxParameterBytes);
+  DGLINK_TRY(checkKernelArgument(Function, Kernel->Name, Index, Size, Value, MaxParameterBytes,
+                                 AdapterLabel));
   size_t Room = Size;
   if (Kernel->ParamSizesKnown) {
     if (Size != Kernel->ParamSizes[Index])
@@ -62,21 +51,8 @@ pi_result setArgument(const char *Function, pi_kernel Kernel, pi_uint32 Index, s
                   Kernel->Name, Kernel->ParamSizes[Index], Size);
     Room = std::max(Size, Kernel->ParamSizes[Index]);
   }
-  if (Index >= Kernel->Arguments.size())
-    Kernel->Arguments.resize(Index + 1);
-  _pi_kernel::Argument &Argument = Kernel->Arguments[Index];
-  Argument.Storage.assign((Room + 7) / 8, 0);
-  std::memcpy(Argument.Storage.data(), Value, Size);
-  Argument.Set = true;
+  storeKernelArgument(Kernel->Arguments, Index, Size, Room, Value);
   return PI_SUCCESS;
-}
-
-// The largest divisor of Global not above Limit (at least 1).
-size_t blockSizeFor(size_t Global, size_t Limit) {
-  for (size_t Block = std::min(Global, Limit); Block > 1; --Block)
-    if (Global % Block == 0)
-      return Block;
-  return 1;
 }
 
 } // namespace
@@ -207,64 +183,17 @@ extern "C" PI_API_EXPORT pi_result piEnqueueKernelLaunch(
                         Kernel->Name, Device.Name);
   DGLINK_TRY(dglink::checkLaunchShape("piEnqueueKernelLaunch", WorkDim, GlobalWorkOffset,
                                       GlobalWorkSize, AdapterLabel));
-  size_t Global[3] = {1, 1, 1};
-  size_t Block[3] = {1, 1, 1};
-  for (pi_uint32 D = 0; D < WorkDim; ++D) {
-    Global[D] = GlobalWorkSize[D];
-    if (Global[D] == 0)
-      return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
-                          "piEnqueueKernelLaunch: global size 0 in dimension {}", D);
-  }
-  if (LocalWorkSize != nullptr) {
-    size_t Threads = 1;
-    for (pi_uint32 D = 0; D < WorkDim; ++D) {
-      Block[D] = LocalWorkSize[D];
-      if (Block[D] == 0 || Global[D] % Block[D] != 0)
-        return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
-                            "piEnqueueKernelLaunch: local size {} does not divide global size "
-                            "{} in dimension {}",
-                            Block[D], Global[D], D);
-      if (Block[D] > static_cast<size_t>(Device.MaxBlockDim[D]))
-        return dglink::fail(PI_ERROR_INVALID_WORK_ITEM_SIZE,
-                            "piEnqueueKernelLaunch: local size {} exceeds {} in dimension {}",
-                            Block[D], Device.MaxBlockDim[D], D);
-      Threads *= Block[D];
-    }
-    if (Threads > static_cast<size_t>(Kernel->MaxThreadsPerBlock))
-      return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
-                          "piEnqueueKernelLaunch: {} work-items per group, kernel '{}' allows {}",
-                          Threads, Kernel->Name, Kernel->MaxThreadsPerBlock);
-  } else {
-    // The largest blocks that divide the global size (OpenCL's uniform groups),
-    // filling dimension 0 first.
-    size_t Budget = static_cast<size_t>(Kernel->MaxThreadsPerBlock);
-    for (pi_uint32 D = 0; D < WorkDim; ++D) {
-      Block[D] = blockSizeFor(Global[D], std::min(Budget, static_cast<size_t>(Device.MaxBlockDim[D])));
-      Budget /= Block[D];
-    }
-  }
+  size_t Block[3];
   unsigned Grid[3];
-  for (int D = 0; D < 3; ++D) {
-    const size_t Blocks = Global[D] / Block[D];
-    if (Blocks > static_cast<size_t>(Device.MaxGridDim[D]))
-      return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
-                          "piEnqueueKernelLaunch: {} groups in dimension {} exceed the device's "
-                          "{}",
-                          Blocks, D, Device.MaxGridDim[D]);
-    Grid[D] = static_cast<unsigned>(Blocks);
-  }
+  DGLINK_TRY(dglink::computeLaunchGrid(WorkDim, GlobalWorkSize, LocalWorkSize,
+                                       Kernel->MaxThreadsPerBlock, Kernel->Name,
+                                       Device.MaxBlockDim, Device.MaxGridDim, Block, Grid));
   DGLINK_TRY(dglink::checkWaitList(NumEventsInWaitList, EventWaitList, &PluginFunctions));
 
   const size_t NumArgs =
       Kernel->ParamSizesKnown ? Kernel->ParamSizes.size() : Kernel->Arguments.size();
-  std::vector<void *> Params(NumArgs);
-  for (size_t I = 0; I < NumArgs; ++I) {
-    if (I >= Kernel->Arguments.size() || !Kernel->Arguments[I].Set)
-      return dglink::fail(PI_ERROR_INVALID_KERNEL_ARGS,
-                          "piEnqueueKernelLaunch: argument {} of kernel '{}' is not set", I,
-                          Kernel->Name);
-    Params[I] = Kernel->Arguments[I].Storage.data();
-  }
+  std::vector<void *> Params;
+  DGLINK_TRY(dglink::collectKernelArguments(Kernel->Arguments, NumArgs, Kernel->Name, Params));
 
   DGLINK_TRY(makeCurrent(Queue->Context->Context));
   DGLINK_TRY(waitForEvents(*Queue, NumEventsInWaitList, EventWaitList));

@@ -10,6 +10,7 @@
 #include <dglink/support/device_global.h>
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
+#include <dglink/support/kernel_launch.h>
 #include <dglink/support/single_device.h>
 
 #include <atomic>
@@ -104,11 +105,7 @@ struct _pi_kernel {
   std::string Name;
   int MaxThreadsPerBlock = 1024;
 
-  struct Argument {
-    bool Set = false;
-    std::vector<uint64_t> Storage; // 8-byte aligned, zero-padded value
-  };
-  std::vector<Argument> Arguments;
+  std::vector<dglink::KernelArgument> Arguments;
 };
 
 struct _pi_event {
