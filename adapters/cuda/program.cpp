@@ -7,6 +7,7 @@
 #include <dglink/support/info.h>
 #include <dglink/support/link.h>
 #include <dglink/support/log.h>
+#include <dglink/support/program_info.h>
 
 #include <algorithm>
 #include <cstring>
@@ -435,48 +436,8 @@ extern "C" PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_progr
                                                     size_t ParamValueSize, void *ParamValue,
                                                     size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
-  auto Value = [&](auto V) {
-    return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
-  };
-  std::lock_guard<std::mutex> Lock(Program->Mutex);
-  switch (ParamName) {
-  case PI_PROGRAM_INFO_REFERENCE_COUNT:
-    return Value(Program->RefCount.load());
-  case PI_PROGRAM_INFO_CONTEXT:
-    return Value(static_cast<pi_context>(Program->Context));
-  case PI_PROGRAM_INFO_NUM_DEVICES:
-    return Value(pi_uint32{1});
-  case PI_PROGRAM_INFO_DEVICES:
-    return Value(static_cast<pi_device>(Program->Context->Device));
-  case PI_PROGRAM_INFO_BINARY_SIZES:
-    return Value(Program->Binary.size());
-  case PI_PROGRAM_INFO_BINARIES: {
-    // ParamValue is an array of one pointer to memory of BINARY_SIZES bytes.
-    unsigned char *Target = nullptr;
-    if (ParamValue != nullptr && ParamValueSize >= sizeof(Target))
-      std::memcpy(&Target, ParamValue, sizeof(Target));
-    if (ParamValue != nullptr && ParamValueSize < sizeof(Target))
-      return dglink::fail(PI_ERROR_INVALID_VALUE,
-                          "piProgramGetInfo: room for one binary pointer is needed");
-    if (Target != nullptr && !Program->Binary.empty())
-      std::memcpy(Target, Program->Binary.data(), Program->Binary.size());
-    if (ParamValueSizeRet != nullptr)
-      *ParamValueSizeRet = sizeof(Target);
-    return PI_SUCCESS;
-  }
-  case PI_PROGRAM_INFO_NUM_KERNELS:
-    return Value(Program->KernelNames.size());
-  case PI_PROGRAM_INFO_KERNEL_NAMES: {
-    std::string Names;
-    for (const std::string &Name : Program->KernelNames)
-      Names += (Names.empty() ? "" : ";") + Name;
-    return dglink::returnInfoString(Names, ParamValueSize, ParamValue, ParamValueSizeRet);
-  }
-  case PI_EXT_PROGRAM_INFO_FORMAT:
-    return Value(PI_DEVICE_BINARY_TYPE_NATIVE);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+  return dglink::answerProgramInfo(Program, ParamName, ParamValueSize, ParamValue,
+                                   ParamValueSizeRet);
 }
 DGLINK_CATCH_ALL
 
@@ -486,26 +447,8 @@ extern "C" PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_
                                                          size_t *ParamValueSizeRet) try {
   DGLINK_CUDA_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_CUDA_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
-  if (Device != Program->Context->Device)
-    return dglink::fail(PI_ERROR_INVALID_DEVICE,
-                        "piProgramGetBuildInfo: device '{}' is not the program's device",
-                        Device->Name);
-  std::lock_guard<std::mutex> Lock(Program->Mutex);
-  switch (ParamName) {
-  case PI_PROGRAM_BUILD_INFO_STATUS:
-    return dglink::returnInfo(Program->BuildStatus, ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_OPTIONS:
-    return dglink::returnInfoString(Program->Options, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_LOG:
-    return dglink::returnInfoString(Program->Log, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_BINARY_TYPE:
-    return dglink::returnInfo(Program->BinaryType, ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetBuildInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+  return dglink::answerProgramBuildInfo(Program, Device, ParamName, ParamValueSize, ParamValue,
+                                        ParamValueSizeRet);
 }
 DGLINK_CATCH_ALL
 

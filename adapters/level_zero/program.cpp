@@ -9,6 +9,7 @@
 #include <dglink/support/info.h>
 #include <dglink/support/link.h>
 #include <dglink/support/log.h>
+#include <dglink/support/program_info.h>
 
 #include <algorithm>
 #include <cstring>
@@ -471,24 +472,8 @@ extern "C" PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_
                                                          size_t *ParamValueSizeRet) {
   DGLINK_ZE_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_ZE_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
-  if (Device != Program->Context->Device)
-    return dglink::fail(PI_ERROR_INVALID_DEVICE,
-                        "piProgramGetBuildInfo: device '{}' is not the program's device",
-                        Device->Name);
-  std::lock_guard<std::mutex> Lock(Program->Mutex);
-  switch (ParamName) {
-  case PI_PROGRAM_BUILD_INFO_STATUS:
-    return dglink::returnInfo(Program->BuildStatus, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_OPTIONS:
-    return dglink::returnInfoString(Program->Options, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_LOG:
-    return dglink::returnInfoString(Program->Log, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_PROGRAM_BUILD_INFO_BINARY_TYPE:
-    return dglink::returnInfo(Program->BinaryType, ParamValueSize, ParamValue, ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetBuildInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+  return dglink::answerProgramBuildInfo(Program, Device, ParamName, ParamValueSize, ParamValue,
+                                        ParamValueSizeRet);
 }
 
 extern "C" PI_API_EXPORT pi_result piProgramRetain(pi_program Program) {
