@@ -18,7 +18,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   clang-15 llvm-15 llvm-spirv-15 lld-15
   llvm-15-dev libllvmspirvlib-15-dev libze-dev
-  libamdhip64-dev libamd-comgr-dev
+  libamdhip64-dev libamd-comgr-dev rocm-device-libs
 )
 
 install_packages() {

@@ -18,6 +18,11 @@
 #ifndef DGLINK_SHIM_INCLUDE_DIR
 #define DGLINK_SHIM_INCLUDE_DIR ""
 #endif
+// The ROCm device libraries' bitcode folder (opencl.bc, ocml.bc, ockl.bc, oclc_*.bc)
+// found at build time; empty where none was.
+#ifndef DGLINK_SHIM_ROCM_DEVICE_LIBS
+#define DGLINK_SHIM_ROCM_DEVICE_LIBS ""
+#endif
 
 namespace dglink::shim {
 
@@ -54,6 +59,32 @@ parseModule(const std::string &Path, const std::string &Shown, llvm::LLVMContext
   return M;
 }
 
+// The ROCm device libraries' folder for amdgcn: the option's, else the one found at
+// build time; empty: none (the sources are compiled with -nogpulib). A folder given
+// that lacks opencl.bc or the GPU's oclc_isa_version_<n>.bc is an error.
+llvm::Expected<std::string> rocmDeviceLibraries(const CompileOptions &Options) {
+  const std::string Folder =
+      Options.RocmDeviceLibs.empty() ? DGLINK_SHIM_ROCM_DEVICE_LIBS : Options.RocmDeviceLibs;
+  if (Folder.empty() || Folder == "none")
+    return std::string();
+  llvm::SmallString<128> OpenCl(Folder);
+  llvm::sys::path::append(OpenCl, "opencl.bc");
+  if (!llvm::sys::fs::exists(OpenCl))
+    return makeError("the ROCm device libraries are not in '{}' (no opencl.bc there; install "
+                     "rocm-device-libs, or give their bitcode folder with --rocm-device-libs)",
+                     Folder);
+  // gfx90a -> oclc_isa_version_90a.bc, as clang's driver names it.
+  const llvm::StringRef Arch(Options.AmdgcnArch);
+  llvm::SmallString<128> Isa(Folder);
+  llvm::sys::path::append(Isa, "oclc_isa_version_" +
+                                   (Arch.startswith("gfx") ? Arch.drop_front(3) : Arch).str() +
+                                   ".bc");
+  if (!llvm::sys::fs::exists(Isa))
+    return makeError("the ROCm device libraries in '{}' have no library for {} ({} is missing)",
+                     Folder, Options.AmdgcnArch, llvm::sys::path::filename(Isa).str());
+  return Folder;
+}
+
 // Compiles a device source to a module for Family's triple with clang.
 llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &Path, InputKind Kind,
                                                             const TargetFamily &Family,
@@ -75,10 +106,20 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &P
   }
   Arguments.insert(Arguments.end(), {std::string("--target=") + Family.ClangTriple, "-O2",
                                      "-Xclang", "-finclude-default-header", "-emit-llvm", "-c"});
-  if (Family.Arch == llvm::Triple::amdgcn)
-    // The ROCm device libraries are not linked: code that calls OpenCL builtins keeps
-    // them as imports.
-    Arguments.insert(Arguments.end(), {"-mcpu=" + Options.AmdgcnArch, "-nogpulib"});
+  if (Family.Arch == llvm::Triple::amdgcn) {
+    // OpenCL builtins (get_global_id, math) come from the ROCm device libraries: clang
+    // links opencl.bc, ocml.bc, ockl.bc and the oclc_* control libraries for the GPU
+    // into the module (internalized, only what is used). Without them (-nogpulib) the
+    // builtins stay undefined and emitCodeObject refuses the image, naming them.
+    Arguments.push_back("-mcpu=" + Options.AmdgcnArch);
+    llvm::Expected<std::string> Libraries = rocmDeviceLibraries(Options);
+    if (!Libraries)
+      return makeError("input '{}': {}", Path, llvm::toString(Libraries.takeError()));
+    if (Libraries->empty())
+      Arguments.push_back("-nogpulib");
+    else
+      Arguments.push_back("--rocm-device-lib-path=" + *Libraries);
+  }
   if (*DGLINK_SHIM_INCLUDE_DIR != '\0')
     Arguments.insert(Arguments.end(), {"-I", DGLINK_SHIM_INCLUDE_DIR});
   for (const std::string &Directory : Options.IncludeDirs)

@@ -23,6 +23,9 @@ int main(int Argc, char **Argv) {
   App.add_option("-o,--output", Output, "The bundle file to write")->required();
   App.add_option("--nvptx-arch", Options.NvptxArch, "PTX target, e.g. sm_75 (default: backend's)");
   App.add_option("--amdgcn-arch", Options.AmdgcnArch, "AMD GPU, e.g. gfx90a (the default)");
+  App.add_option("--rocm-device-libs", Options.RocmDeviceLibs,
+                 "ROCm device libraries' bitcode folder for amdgcn (default: the one found "
+                 "when dglink was built; none: do not link them)");
   App.add_option("--clang", Options.Clang, "The clang that compiles device sources");
   App.add_option("--cl-std", Options.OpenClStd, "OpenCL C version of .cl inputs (default CL2.0)");
   App.add_option("-I", Options.IncludeDirs, "Include directory for device sources");

@@ -1,5 +1,6 @@
 // Target emitters: spir64 LLVM bitcode, spir64 SPIR-V through the SPIRV-LLVM-Translator
-// library, nvptx64 PTX through LLVM's NVPTX backend.
+// library, nvptx64 PTX through LLVM's NVPTX backend, amdgcn code objects through LLVM's
+// AMDGPU backend (and ld.lld for executable ones).
 #include "post_link_internal.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
@@ -22,6 +23,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 namespace dglink::shim {
@@ -162,13 +164,23 @@ llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
   });
-  // AMD code objects are not linked with each other at run time: a call to a function
-  // no input defines (another image's export, or an OpenCL builtin from the ROCm
-  // device libraries, which the shim does not link) cannot be resolved.
+  // A code object that imports or exports symbols takes part in run-time links: it
+  // stays relocatable (the backend's object), which the HIP adapter links with comgr
+  // (piProgramCompile + piProgramLink, or alone at piProgramBuild). One that does
+  // neither is linked now into an executable code object that loads as it is.
+  const std::vector<std::string> ImportList = importedSymbols(M);
+  const std::set<std::string> Imports(ImportList.begin(), ImportList.end());
+  const bool Relocatable = !Imports.empty() || !exportedSymbols(M).empty();
+  // What no input defines and is no import (OpenCL builtins such as get_global_id,
+  // reserved names) comes from nowhere at run time: the ROCm device libraries define
+  // the builtins at compile time.
   for (const llvm::Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty())
-      return makeError("the amdgcn code object cannot import '{}': AMD code objects are not "
-                       "linked at run time (define it in an input and use --split all-in-one)",
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        Imports.count(F.getName().str()) == 0)
+      return makeError("the amdgcn code object calls '{}', which no input defines and no other "
+                       "image can provide (an OpenCL builtin comes from the ROCm device "
+                       "libraries: install rocm-device-libs, or give their bitcode folder with "
+                       "--rocm-device-libs)",
                        F.getName().str());
   // Hidden declarations could not be resolved by another code object either.
   for (llvm::GlobalValue &Global : M.global_values())
@@ -205,7 +217,13 @@ llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::
       return makeError("the AMDGPU backend cannot emit an object for '{}'", Arch);
     Passes.run(M);
   }
-  // A code object is a linked shared object; undefined symbols stay (an import).
+  if (Relocatable) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer = llvm::MemoryBuffer::getFile(Object);
+    if (!Buffer)
+      return makeError("cannot read the {} object: {}", Arch, Buffer.getError().message());
+    return std::vector<uint8_t>((*Buffer)->getBufferStart(), (*Buffer)->getBufferEnd());
+  }
+  // An executable code object is a linked shared object.
   llvm::ErrorOr<std::string> Lld = llvm::sys::findProgramByName(DGLINK_SHIM_LLD);
   if (!Lld)
     return makeError("amdgcn needs ld.lld ('{}' not found: apt-get install lld-15)",

@@ -229,15 +229,32 @@ std::string symbolLine(const std::string &Table, const std::string &Symbol) {
   return "";
 }
 
-TEST(Compile, AmdgcnCodeObjectHasProtectedGlobals) {
+// An amdgcn image as a file, read back with llvm-readelf: its header and symbols.
+struct ElfText {
+  std::string Header, Symbols, DynamicSymbols;
+};
+ElfText readElf(const std::vector<uint8_t> &Binary) {
+  const std::string Path = ::testing::TempDir() + "/dglink_shim_test.co";
+  std::ofstream(Path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(Binary.data()), Binary.size());
+  const std::string Readelf = DGLINK_SHIM_LLVM_READELF;
+  ElfText Out{runAndCapture(Readelf + " -h " + Path), runAndCapture(Readelf + " --symbols " + Path),
+              runAndCapture(Readelf + " --dyn-symbols " + Path)};
+  std::remove(Path.c_str());
+  return Out;
+}
+
+bool haveReadelf() {
+  return std::string(DGLINK_SHIM_LLVM_READELF).find("NOTFOUND") == std::string::npos;
+}
+
+// An image that imports (library_function) and exports (helper, the variables) takes
+// part in run-time links: a relocatable object, the HIP adapter's comgr link input.
+TEST(Compile, AmdgcnImageThatLinksIsRelocatableWithProtectedGlobals) {
   CompileOptions Options;
   Options.Inputs = {std::string(DGLINK_SHIM_TEST_INPUTS) + "/counter.cl"};
   Options.Targets = {"amdgcn"};
-  EXPECT_EQ(errorText(compile(Options).takeError()),
-            "image 'counter': the amdgcn code object cannot import 'library_function': AMD code "
-            "objects are not linked at run time (define it in an input and use --split "
-            "all-in-one)");
-  Options.Defines = {"DGLINK_TEST_NO_IMPORTS"};
+  Options.RocmDeviceLibs = "none"; // counter.cl calls no OpenCL builtin
   llvm::Expected<Bundle> Result = compile(Options);
   ASSERT_TRUE(bool(Result)) << errorText(Result.takeError());
   ASSERT_EQ(Result->Images.size(), 1u);
@@ -248,25 +265,83 @@ TEST(Compile, AmdgcnCodeObjectHasProtectedGlobals) {
   EXPECT_EQ(Image.Entries, (std::vector<std::string>{"bump_counter", "use_scoped"}));
   ImageMetadata Metadata = decode(Image.PropertySets);
   EXPECT_EQ(Metadata.DeviceGlobals.size(), 3u);
-  EXPECT_TRUE(Metadata.Imported.empty());
-  if (std::string(DGLINK_SHIM_LLVM_READELF).find("NOTFOUND") != std::string::npos)
+  EXPECT_EQ(Metadata.Imported, std::vector<std::string>{"library_function"});
+  if (!haveReadelf())
     GTEST_SKIP() << "llvm-readelf was not found when dglink was built";
-  const std::string Path = ::testing::TempDir() + "/dglink_shim_test.co";
-  std::ofstream(Path, std::ios::binary)
-      .write(reinterpret_cast<const char *>(Image.Binary.data()), Image.Binary.size());
-  const std::string Header = runAndCapture(std::string(DGLINK_SHIM_LLVM_READELF) + " -h " + Path);
-  const std::string Symbols =
-      runAndCapture(std::string(DGLINK_SHIM_LLVM_READELF) + " --dyn-symbols " + Path);
-  std::remove(Path.c_str());
-  EXPECT_NE(Header.find("AMDGPU"), std::string::npos) << Header;
-  EXPECT_NE(Header.find("DYN (Shared object file)"), std::string::npos) << Header;
+  const ElfText Elf = readElf(Image.Binary);
+  EXPECT_NE(Elf.Header.find("AMDGPU"), std::string::npos) << Elf.Header;
+  EXPECT_NE(Elf.Header.find("REL (Relocatable file)"), std::string::npos) << Elf.Header;
   for (const char *Global : {"counter", "table", "scoped", "helper"}) {
-    const std::string Line = symbolLine(Symbols, Global);
-    EXPECT_NE(Line.find("PROTECTED"), std::string::npos) << Global << ":\n" << Symbols;
+    const std::string Line = symbolLine(Elf.Symbols, Global);
+    EXPECT_NE(Line.find("PROTECTED"), std::string::npos) << Global << ":\n" << Elf.Symbols;
   }
-  EXPECT_NE(symbolLine(Symbols, "counter").find("OBJECT"), std::string::npos);
-  EXPECT_NE(symbolLine(Symbols, "bump_counter.kd").find("OBJECT"), std::string::npos) << Symbols;
-  EXPECT_EQ(symbolLine(Symbols, "library_function"), "");
+  EXPECT_NE(symbolLine(Elf.Symbols, "counter").find("OBJECT"), std::string::npos);
+  EXPECT_NE(symbolLine(Elf.Symbols, "bump_counter.kd").find("OBJECT"), std::string::npos)
+      << Elf.Symbols;
+  const std::string Import = symbolLine(Elf.Symbols, "library_function");
+  EXPECT_NE(Import.find("UND"), std::string::npos) << Elf.Symbols;
+  EXPECT_NE(Import.find("DEFAULT"), std::string::npos) << Elf.Symbols;
+}
+
+// OpenCL builtins come from the ROCm device libraries, linked at compile time: no
+// undefined builtin is left, and an image that neither imports nor exports is an
+// executable code object that loads as it is.
+TEST(Compile, AmdgcnOpenClBuiltinsComeFromTheDeviceLibraries) {
+  if (std::string(DGLINK_SHIM_ROCM_DEVICE_LIBS).empty())
+    GTEST_SKIP() << "the ROCm device libraries were not found when dglink was built "
+                    "(apt-get install rocm-device-libs)";
+  CompileOptions Options;
+  Options.Inputs = {std::string(DGLINK_SHIM_TEST_INPUTS) + "/global_id.cl"};
+  Options.Targets = {"amdgcn"};
+  Options.OpenClStd = "CL1.2";
+  llvm::Expected<Bundle> Result = compile(Options);
+  ASSERT_TRUE(bool(Result)) << errorText(Result.takeError());
+  ASSERT_EQ(Result->Images.size(), 1u);
+  const BundleImage &Image = Result->Images[0];
+  EXPECT_EQ(Image.Entries, std::vector<std::string>{"scale_by_id"});
+  ImageMetadata Metadata = decode(Image.PropertySets);
+  EXPECT_TRUE(Metadata.Imported.empty());
+  EXPECT_TRUE(Metadata.Exported.empty());
+  if (!haveReadelf())
+    GTEST_SKIP() << "llvm-readelf was not found when dglink was built";
+  const ElfText Elf = readElf(Image.Binary);
+  EXPECT_NE(Elf.Header.find("AMDGPU"), std::string::npos) << Elf.Header;
+  EXPECT_NE(Elf.Header.find("DYN (Shared object file)"), std::string::npos) << Elf.Header;
+  EXPECT_NE(symbolLine(Elf.DynamicSymbols, "scale_by_id.kd").find("OBJECT"), std::string::npos)
+      << Elf.DynamicSymbols;
+  for (const std::string *Table : {&Elf.Symbols, &Elf.DynamicSymbols}) {
+    EXPECT_EQ(Table->find("get_global_id"), std::string::npos) << *Table;
+    EXPECT_EQ(Table->find("get_local_size"), std::string::npos) << *Table;
+    EXPECT_EQ(Table->find("sqrt"), std::string::npos) << *Table;
+  }
+}
+
+TEST(Compile, AmdgcnOpenClBuiltinsWithoutTheDeviceLibrariesAreRefused) {
+  CompileOptions Options;
+  Options.Inputs = {std::string(DGLINK_SHIM_TEST_INPUTS) + "/global_id.cl"};
+  Options.Targets = {"amdgcn"};
+  Options.OpenClStd = "CL1.2";
+  Options.RocmDeviceLibs = "none";
+  EXPECT_EQ(errorText(compile(Options).takeError()),
+            "image 'global_id': the amdgcn code object calls '_Z13get_global_idj', which no "
+            "input defines and no other image can provide (an OpenCL builtin comes from the "
+            "ROCm device libraries: install rocm-device-libs, or give their bitcode folder with "
+            "--rocm-device-libs)");
+  Options.RocmDeviceLibs = ::testing::TempDir();
+  EXPECT_EQ(errorText(compile(Options).takeError()),
+            "input '" + Options.Inputs[0] + "': the ROCm device libraries are not in '" +
+                ::testing::TempDir() +
+                "' (no opencl.bc there; install rocm-device-libs, or give their bitcode folder "
+                "with --rocm-device-libs)");
+  if (std::string(DGLINK_SHIM_ROCM_DEVICE_LIBS).empty())
+    GTEST_SKIP() << "the ROCm device libraries were not found when dglink was built "
+                    "(apt-get install rocm-device-libs)";
+  Options.RocmDeviceLibs.clear();
+  Options.AmdgcnArch = "gfx9999";
+  EXPECT_EQ(errorText(compile(Options).takeError()),
+            "input '" + Options.Inputs[0] + "': the ROCm device libraries in '" +
+                DGLINK_SHIM_ROCM_DEVICE_LIBS +
+                "' have no library for gfx9999 (oclc_isa_version_9999.bc is missing)");
 }
 
 TEST(Compile, CppForOpenClLinksThroughExternC) {

@@ -93,10 +93,14 @@ std::vector<uint8_t> emitBitcode(const llvm::Module &M);
 // definitions are .visible and declarations .extern under their own names, also for
 // the nvcl flavour whose backend leaves functions without linkage directives.
 llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string &Arch);
-// An AMD code object (ELF shared object) for Arch (e.g. gfx90a): LLVM's AMDGPU
-// backend, then ld.lld -shared. Hidden external definitions (clang's default for
+// An AMD code object for Arch (e.g. gfx90a) with LLVM's AMDGPU backend. An image
+// that imports or exports symbols stays a relocatable object (ET_REL), the input the
+// HIP adapter links with comgr at run time; any other is linked with ld.lld -shared
+// into an executable one (ET_DYN). Hidden external definitions (clang's default for
 // OpenCL on amdgcn) become protected, so hipModuleGetGlobal finds them by name, and
-// hidden declarations default, so they stay undefined symbols (imports).
+// hidden declarations default, so they stay undefined symbols (imports). A call to a
+// function that is neither defined nor an import (an OpenCL builtin when the ROCm
+// device libraries were not linked) is an error naming it.
 llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::string &Arch);
 
 // ---- The OpenCL lowering of device globals (docs/opencl-lowering.md) ----
@@ -157,6 +161,9 @@ struct CompileOptions {
   std::string OpenClStd = "CL2.0";
   std::string NvptxArch; // empty: the backend's default
   std::string AmdgcnArch = "gfx90a";
+  // The ROCm device libraries' bitcode folder for amdgcn sources (OpenCL builtins);
+  // empty: the one found at build time, if any; "none": not linked (-nogpulib).
+  std::string RocmDeviceLibs;
   std::vector<std::string> IncludeDirs;
   std::vector<std::string> Defines;
   // Also emit, for spir64 / spirv64 / nvptx64, images with device globals lowered for
