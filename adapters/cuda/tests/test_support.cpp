@@ -1,47 +1,18 @@
 // The adapter loader, image builder and device fixture of the unit tests.
 #include "test_support.h"
 
-#include <dlfcn.h>
 
 #include <cstring>
 
 namespace dglink::cuda::test {
 
 const LoadedAdapter &adapter() {
-  static const LoadedAdapter Loaded = [] {
-    LoadedAdapter Result;
-    // By name first (the test's run path finds it beside the other libraries,
-    // in the build tree and in a packaged tree), then where the build put it.
-    Result.Library = dlopen("libdglink_adapter_cuda.so", RTLD_NOW | RTLD_LOCAL);
-    if (Result.Library == nullptr)
-      Result.Library = dlopen(DGLINK_CUDA_ADAPTER_FILE, RTLD_NOW | RTLD_LOCAL);
-    if (Result.Library == nullptr) {
-      const char *Error = dlerror();
-      Result.Error = Error ? Error : "dlopen failed";
-      return Result;
-    }
-    void *Init = dlsym(Result.Library, "piPluginInit");
-    if (Init == nullptr) {
-      Result.Error = "no piPluginInit";
-      return Result;
-    }
-    pi_result (*PluginInit)(pi_plugin *) = nullptr;
-    std::memcpy(&PluginInit, &Init, sizeof(Init));
-    std::strcpy(Result.Plugin.PiVersion, PI_VERSION_STRING);
-    if (PluginInit(&Result.Plugin) != PI_SUCCESS)
-      Result.Error = "piPluginInit failed";
-    return Result;
-  }();
+  static const LoadedAdapter Loaded =
+      dglink::test::loadAdapter("libdglink_adapter_cuda.so", DGLINK_CUDA_ADAPTER_FILE);
   return Loaded;
 }
 
-std::string lastError() {
-  if (pi().piPluginGetLastError == nullptr)
-    return "(adapter not loaded: " + adapter().Error + ")";
-  char *Message = nullptr;
-  pi().piPluginGetLastError(&Message);
-  return Message ? Message : "";
-}
+std::string lastError() { return dglink::test::lastErrorOf(adapter()); }
 
 ImageBuilder::ImageBuilder(const unsigned char *TheBytes, size_t TheSize)
     : Bytes(TheBytes), Size(TheSize) {}

@@ -3,6 +3,8 @@
 // fixture that skips without a CUDA device, and a builder of device images.
 #pragma once
 
+#include "../../test_support/loaded_adapter.h"
+
 #include <dglink/pi.h>
 #include <dglink/support/image.h>
 
@@ -37,11 +39,7 @@ extern const size_t OpenClBuiltinsPtxSize;
 namespace dglink::cuda::test {
 
 // The adapter library, opened once; null (and a failed test) if it cannot be.
-struct LoadedAdapter {
-  void *Library = nullptr;
-  pi_plugin Plugin{};
-  std::string Error;
-};
+using LoadedAdapter = dglink::test::LoadedAdapter;
 const LoadedAdapter &adapter();
 inline const pi_plugin_functions &pi() { return adapter().Plugin.PiFunctionTable; }
 

@@ -3,6 +3,8 @@
 // its function table, and a device fixture that skips without a HIP device.
 #pragma once
 
+#include "../../test_support/loaded_adapter.h"
+
 #include <dglink/pi.h>
 
 #include <gtest/gtest.h>
@@ -12,11 +14,7 @@
 namespace dglink::hip::test {
 
 // The adapter library, opened once.
-struct LoadedAdapter {
-  void *Library = nullptr;
-  pi_plugin Plugin{};
-  std::string Error;
-};
+using LoadedAdapter = dglink::test::LoadedAdapter;
 const LoadedAdapter &adapter();
 inline const pi_plugin_functions &pi() { return adapter().Plugin.PiFunctionTable; }
 
