@@ -22,25 +22,8 @@ using namespace dglink::hip;
 extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
                                                    pi_uint32 NumDevices, const pi_device *Devices,
                                                    pi_context *RetContext) try {
-  if (NumDevices == 0 || Devices == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piContextCreate: {} devices, list pointer {}: at least one device is "
-                        "needed",
-                        NumDevices, Devices == nullptr ? "null" : "not null");
-  DGLINK_CHECK_NOT_NULL(RetContext, PI_ERROR_INVALID_VALUE);
-  for (pi_uint32 I = 0; I < NumDevices; ++I)
-    if (!dglink::ownedBy(Devices[I], &PluginFunctions))
-      return dglink::fail(PI_ERROR_INVALID_DEVICE, "piContextCreate: device {} is {}", I,
-                          Devices[I] == nullptr ? "null" : "not a device of the HIP adapter");
-  for (pi_uint32 I = 1; I < NumDevices; ++I)
-    if (Devices[I] != Devices[0])
-      return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
-                          "piContextCreate: a HIP context holds one device; got '{}' and '{}'",
-                          Devices[0]->Name, Devices[I]->Name);
-  if (Properties != nullptr && Properties[0] != 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piContextCreate: context property {:#x} is not supported",
-                        static_cast<unsigned long long>(Properties[0]));
+  DGLINK_TRY(dglink::checkContextCreate(Properties, NumDevices, Devices, RetContext,
+                                        &PluginFunctions, AdapterLabel, "HIP"));
   DGLINK_TRY(makeCurrent(*Devices[0]));
   auto *Context = new _pi_context();
   Context->Device = Devices[0];

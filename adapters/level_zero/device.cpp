@@ -22,12 +22,7 @@ extern "C" PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_
                                                 pi_uint32 NumEntries, pi_device *Devices,
                                                 pi_uint32 *NumDevices) {
   DGLINK_ZE_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
-  if (Devices == nullptr && NumDevices == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piDevicesGet: arguments 'Devices' and 'NumDevices' are both null");
-  if (Devices != nullptr && NumEntries == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piDevicesGet: argument 'NumEntries' is 0 but 'Devices' is not null");
+  DGLINK_TRY(dglink::checkDevicesGet(NumEntries, Devices, NumDevices));
   std::vector<_pi_device *> Matching;
   for (_pi_device *Device : Platform->Devices)
     if (DeviceType == PI_DEVICE_TYPE_ALL || DeviceType == PI_DEVICE_TYPE_DEFAULT ||

@@ -158,6 +158,52 @@ pi_result answerEventInfo(Event E, pi_event_info ParamName, size_t ParamValueSiz
               static_cast<unsigned>(ParamName));
 }
 
+// piDevicesGet's output arguments: at least one of Devices and NumDevices, and room
+// for a device where Devices is given.
+inline pi_result checkDevicesGet(pi_uint32 NumEntries, const pi_device *Devices,
+                                 const pi_uint32 *NumDevices) {
+  if (Devices == nullptr && NumDevices == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piDevicesGet: arguments 'Devices' and 'NumDevices' are both null");
+  if (Devices != nullptr && NumEntries == 0)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piDevicesGet: argument 'NumEntries' is 0 but 'Devices' is not null");
+  return PI_SUCCESS;
+}
+
+// piContextCreate's arguments on an adapter whose contexts hold one device: a
+// non-empty list of its devices all naming one device, a result pointer, no
+// properties. Kind names the context in the message ("a {Kind} context holds one
+// device").
+template <typename Device>
+pi_result checkContextCreate(const pi_context_properties *Properties, pi_uint32 NumDevices,
+                             const Device *Devices, const pi_context *RetContext,
+                             const pi_plugin_functions *Table, const char *Adapter,
+                             const char *Kind) {
+  if (NumDevices == 0 || Devices == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piContextCreate: {} devices, list pointer {}: at least one device is needed",
+                NumDevices, Devices == nullptr ? "null" : "not null");
+  if (RetContext == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", "piContextCreate",
+                "RetContext");
+  for (pi_uint32 I = 0; I < NumDevices; ++I)
+    if (!ownedBy(Devices[I], Table))
+      return fail(PI_ERROR_INVALID_DEVICE, "piContextCreate: device {} is {}", I,
+                  Devices[I] == nullptr
+                      ? "null"
+                      : fmt::format("not a device of the {} adapter", Adapter));
+  for (pi_uint32 I = 1; I < NumDevices; ++I)
+    if (Devices[I] != Devices[0])
+      return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                  "piContextCreate: a {} context holds one device; got '{}' and '{}'", Kind,
+                  Devices[0]->Name, Devices[I]->Name);
+  if (Properties != nullptr && Properties[0] != 0)
+    return fail(PI_ERROR_INVALID_VALUE, "piContextCreate: context property {:#x} is not supported",
+                static_cast<unsigned long long>(Properties[0]));
+  return PI_SUCCESS;
+}
+
 // The shape of a launch on a backend without global offsets: 1 to 3 dimensions, a
 // global size, no non-zero offset.
 inline pi_result checkLaunchShape(const char *Function, pi_uint32 WorkDim,
