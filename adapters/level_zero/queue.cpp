@@ -46,17 +46,8 @@ using namespace dglink::level_zero;
 extern "C" PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device Device,
                                                  pi_queue_properties Properties,
                                                  pi_queue *RetQueue) {
-  DGLINK_ZE_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
-  DGLINK_ZE_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
-  DGLINK_CHECK_NOT_NULL(RetQueue, PI_ERROR_INVALID_VALUE);
-  if (Device != Context->Device)
-    return dglink::fail(PI_ERROR_INVALID_DEVICE,
-                        "piQueueCreate: device '{}' is not the device of the context",
-                        Device->Name);
-  if ((Properties & ~PI_QUEUE_FLAG_PROFILING_ENABLE) != 0)
-    return dglink::fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
-                        "piQueueCreate: unsupported queue properties {:#x}",
-                        static_cast<unsigned long long>(Properties));
+  DGLINK_TRY(dglink::checkQueueCreate(Context, Device, Properties, RetQueue, &PluginFunctions,
+                                      AdapterLabel));
   ze_command_queue_desc_t Desc = {};
   Desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
   Desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;

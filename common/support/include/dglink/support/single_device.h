@@ -204,6 +204,28 @@ pi_result checkContextCreate(const pi_context_properties *Properties, pi_uint32 
   return PI_SUCCESS;
 }
 
+// piQueueCreate's arguments: a context and a device of this adapter, the device the
+// context's, a result pointer, no property but profiling.
+template <typename Context, typename Device>
+pi_result checkQueueCreate(Context Ctx, Device Dev, pi_queue_properties Properties,
+                           const pi_queue *RetQueue, const pi_plugin_functions *Table,
+                           const char *Adapter) {
+  DGLINK_TRY(checkAdapterHandle(Ctx, Table, Adapter, PI_ERROR_INVALID_CONTEXT, "piQueueCreate",
+                                "Context"));
+  DGLINK_TRY(checkAdapterHandle(Dev, Table, Adapter, PI_ERROR_INVALID_DEVICE, "piQueueCreate",
+                                "Device"));
+  if (RetQueue == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "piQueueCreate: argument 'RetQueue' is null");
+  if (Dev != Ctx->Device)
+    return fail(PI_ERROR_INVALID_DEVICE,
+                "piQueueCreate: device '{}' is not the device of the context", Dev->Name);
+  if ((Properties & ~PI_QUEUE_FLAG_PROFILING_ENABLE) != 0)
+    return fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
+                "piQueueCreate: unsupported queue properties {:#x}",
+                static_cast<unsigned long long>(Properties));
+  return PI_SUCCESS;
+}
+
 // The shape of a launch on a backend without global offsets: 1 to 3 dimensions, a
 // global size, no non-zero offset.
 inline pi_result checkLaunchShape(const char *Function, pi_uint32 WorkDim,
