@@ -141,6 +141,7 @@ extern "C" PI_API_EXPORT pi_result piProgramCreateWithBinary(
                         "piProgramCreateWithBinary: binary 0 is null or empty");
   dglink::ImageMetadata Properties;
   DGLINK_TRY(dglink::readFlatMetadata(NumMetadataEntries, Metadata, Properties));
+  DGLINK_TRY(dglink::refuseLoweredImage(__func__, Properties));
   _pi_program *Program = nullptr;
   const pi_result Result =
       createFromBytes(__func__, Context, Binaries[0], Lengths[0], std::move(Properties), Program);
@@ -184,6 +185,7 @@ extern "C" PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Contex
                         "piextProgramCreateWithImage: the image's byte range is empty or invalid");
   dglink::ImageMetadata Metadata;
   DGLINK_TRY(dglink::readImageMetadata(*Image, Metadata));
+  DGLINK_TRY(dglink::refuseLoweredImage(__func__, Metadata));
   _pi_program *Program = nullptr;
   DGLINK_TRY(createFromBytes(__func__, Context, Image->BinaryStart,
                              static_cast<size_t>(Image->BinaryEnd - Image->BinaryStart),
