@@ -94,12 +94,7 @@ using namespace dglink::cuda;
 
 extern "C" PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platform *Platforms,
                                                   pi_uint32 *NumPlatforms) try {
-  if (Platforms == nullptr && NumPlatforms == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piPlatformsGet: arguments 'Platforms' and 'NumPlatforms' are both null");
-  if (Platforms != nullptr && NumEntries == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piPlatformsGet: argument 'NumEntries' is 0 but 'Platforms' is not null");
+  DGLINK_TRY(dglink::checkPlatformsGet(NumEntries, Platforms, NumPlatforms));
   _pi_platform *Platform = thePlatform();
   if (NumPlatforms != nullptr)
     *NumPlatforms = Platform != nullptr ? 1 : 0;

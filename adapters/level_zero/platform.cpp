@@ -200,12 +200,7 @@ using namespace dglink::level_zero;
 
 extern "C" PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platform *Platforms,
                                                   pi_uint32 *NumPlatforms) {
-  if (Platforms == nullptr && NumPlatforms == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piPlatformsGet: arguments 'Platforms' and 'NumPlatforms' are both null");
-  if (Platforms != nullptr && NumEntries == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piPlatformsGet: argument 'NumEntries' is 0 but 'Platforms' is not null");
+  DGLINK_TRY(dglink::checkPlatformsGet(NumEntries, Platforms, NumPlatforms));
   const std::vector<_pi_platform *> &All = thePlatforms();
   if (NumPlatforms != nullptr)
     *NumPlatforms = static_cast<pi_uint32>(All.size());

@@ -158,6 +158,19 @@ pi_result answerEventInfo(Event E, pi_event_info ParamName, size_t ParamValueSiz
               static_cast<unsigned>(ParamName));
 }
 
+// piPlatformsGet's output arguments: at least one of Platforms and NumPlatforms, and
+// room for a platform where Platforms is given.
+inline pi_result checkPlatformsGet(pi_uint32 NumEntries, const pi_platform *Platforms,
+                                   const pi_uint32 *NumPlatforms) {
+  if (Platforms == nullptr && NumPlatforms == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piPlatformsGet: arguments 'Platforms' and 'NumPlatforms' are both null");
+  if (Platforms != nullptr && NumEntries == 0)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piPlatformsGet: argument 'NumEntries' is 0 but 'Platforms' is not null");
+  return PI_SUCCESS;
+}
+
 // piDevicesGet's output arguments: at least one of Devices and NumDevices, and room
 // for a device where Devices is given.
 inline pi_result checkDevicesGet(pi_uint32 NumEntries, const pi_device *Devices,
