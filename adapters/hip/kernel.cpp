@@ -85,7 +85,7 @@ extern "C" PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_
   if (ArgValue != nullptr && *ArgValue != nullptr) {
     if (!dglink::ownedBy(*ArgValue, &PluginFunctions))
       return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT,
-                          "piextKernelSetArgMemObj: argument {} is not a buffer of the CUDA "
+                          "piextKernelSetArgMemObj: argument {} is not a buffer of the HIP "
                           "adapter",
                           ArgIndex);
     Pointer = (*ArgValue)->Pointer;
