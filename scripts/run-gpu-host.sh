@@ -2,7 +2,9 @@
 # Runs a packaged dglink (scripts/package.sh) on this host: `dglink ls`, every
 # unit test, `dglink conform` on every device found, `dglink bench` and the
 # benchmark programs, writing logs, JUnit XML, CSV and JSON into the results folder.
-#   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks)
+#   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks;
+#                                DGLINK_BENCH_ARGS, e.g. --benchmark_repetitions=3, goes to
+#                                the benchmark programs)
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 results=${1:-$here/results}
@@ -39,7 +41,9 @@ if [ "${DGLINK_SKIP_BENCH:-0}" != 1 ]; then
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   for b in "$here"/bin/dglink_bench*; do
     [ -x "$b" ] || continue
-    "$b" --benchmark_out="$results/$(basename "$b").json" --benchmark_out_format=json 2>&1 |
+    # shellcheck disable=SC2086 # DGLINK_BENCH_ARGS is a list of options
+    "$b" ${DGLINK_BENCH_ARGS:-} --benchmark_out="$results/$(basename "$b").json" \
+      --benchmark_out_format=json 2>&1 |
       tee "$results/$(basename "$b").txt"
   done
 fi
