@@ -282,7 +282,7 @@ protected:
   } while (0)
 
 TEST_F(Lowering, BundleHasBothFormsOfEveryImage) {
-  for (const char *Name : {"lower_counter", "lower_user"})
+  for (const char *Name : {"lower_counter", "lower_user", "lower_library"})
     for (const char *Format : {"spir64", "spirv64", "nvptx64"}) {
       EXPECT_NE(Main.find(Name, Format, false), nullptr) << Name << " " << Format;
       EXPECT_NE(Main.find(Name, Format, true), nullptr) << Name << " lowered " << Format;
@@ -463,13 +463,16 @@ TEST_F(Lowering, KernelsOfAnInputThatWasNotLoweredTakeNoStorage) {
   int Tried = 0;
   for (const Device &Target : Targets) {
     const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
+    const _pi_device_binary_struct *Library = Main.find("lower_library", Target.LinkFormats, true);
     const _pi_device_binary_struct *Plain = Other.find("lower_plain", Target.LinkFormats, false);
-    if (Counter == nullptr || Plain == nullptr)
+    if (Counter == nullptr || Library == nullptr || Plain == nullptr)
       continue;
     SCOPED_TRACE(Target.Name);
     Session S(Target);
+    // The library lists no kernels: that must not make the plain kernel take the storage.
     pi_program Program = nullptr;
-    ASSERT_EQ(S.link({S.compiled(Counter), S.compiled(Plain)}, Program), PI_SUCCESS)
+    ASSERT_EQ(S.link({S.compiled(Library), S.compiled(Counter), S.compiled(Plain)}, Program),
+              PI_SUCCESS)
         << lastErrorMessage();
     pi_kernel Fill = S.kernel(Program, "lw_plain_fill");
     ASSERT_NE(Fill, nullptr);
