@@ -32,12 +32,7 @@ pi_result lookup(_pi_program &Program, CUmodule Module, const char *Function, co
   const CUresult Result =
       cu().cuModuleGetGlobal(&NewEntry->Address, &ModuleBytes, Module, NewEntry->Symbol.c_str());
   if (Result == CUDA_ERROR_NOT_FOUND) {
-    if (NewEntry->Symbol != Name)
-      return fail(PI_ERROR_INVALID_VALUE,
-                  "{}: device global '{}' (symbol '{}') is not in program {}", Function, Name,
-                  NewEntry->Symbol, fmt::ptr(&Program));
-    return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' is not in program {}", Function,
-                Name, fmt::ptr(&Program));
+    return missingDeviceGlobal(Function, Name, NewEntry->Symbol, &Program);
   }
   if (Result != CUDA_SUCCESS)
     return cudaError(Result, "cuModuleGetGlobal");
@@ -56,10 +51,7 @@ pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, cons
                   const DeviceGlobalEntry *&Entry) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
-  if (Name == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
-  if (HostPointer == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  DGLINK_TRY(checkDeviceGlobalPointers(Function, Name, HostPointer, HostPointerName));
   DGLINK_TRY(checkWaitList(NumEvents, Events, &PluginFunctions));
   const CUmodule Module = Program->Module.load(std::memory_order_acquire);
   if (Module == nullptr || Program->Context->Device != Queue->Device)

@@ -34,12 +34,7 @@ pi_result lookup(_pi_program &Program, HipModule Module, const char *Function, c
   // releases) for a name the module lacks.
   if (Result == HipErrorNotFound || Result == HipErrorInvalidValue ||
       Result == HipErrorInvalidHandle) {
-    if (NewEntry->Symbol != Name)
-      return fail(PI_ERROR_INVALID_VALUE,
-                  "{}: device global '{}' (symbol '{}') is not in program {}", Function, Name,
-                  NewEntry->Symbol, fmt::ptr(&Program));
-    return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' is not in program {}", Function,
-                Name, fmt::ptr(&Program));
+    return missingDeviceGlobal(Function, Name, NewEntry->Symbol, &Program);
   }
   if (Result != HipSuccess)
     return hipError(Result, "hipModuleGetGlobal");
@@ -57,10 +52,7 @@ pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, cons
                   const DeviceGlobalEntry *&Entry) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
-  if (Name == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
-  if (HostPointer == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  DGLINK_TRY(checkDeviceGlobalPointers(Function, Name, HostPointer, HostPointerName));
   DGLINK_TRY(checkWaitList(NumEvents, Events, &PluginFunctions));
   const HipModule Module = Program->Module.load(std::memory_order_acquire);
   if (Module == nullptr || Program->Context->Device != Queue->Device)

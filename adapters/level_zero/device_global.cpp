@@ -75,10 +75,7 @@ pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, cons
                   const DeviceGlobalEntry *&Entry) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
-  if (Name == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
-  if (HostPointer == nullptr)
-    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  DGLINK_TRY(checkDeviceGlobalPointers(Function, Name, HostPointer, HostPointerName));
   DGLINK_TRY(checkWaitList(NumEvents, Events, &PluginFunctions));
   if (!Program->Executable.load(std::memory_order_acquire) ||
       Program->Context->Device != Queue->Device)

@@ -57,6 +57,24 @@ void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
   Access = Info->second.Access;
 }
 
+pi_result checkDeviceGlobalPointers(const char *Function, const char *Name,
+                                    const void *HostPointer, const char *HostPointerName) {
+  if (Name == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
+  if (HostPointer == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostPointerName);
+  return PI_SUCCESS;
+}
+
+pi_result missingDeviceGlobal(const char *Function, const char *Name, const std::string &Symbol,
+                              const void *Program) {
+  if (Symbol != Name)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' (symbol '{}') is not in program {}",
+                Function, Name, Symbol, Program);
+  return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' is not in program {}", Function,
+              Name, Program);
+}
+
 pi_result checkHostAccess(const char *Function, const char *Name, HostAccess Access,
                           bool IsWrite) {
   const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)

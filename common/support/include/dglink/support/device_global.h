@@ -37,6 +37,17 @@ DGLINK_SUPPORT_API void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata,
                                                   size_t ModuleBytes, size_t &Size,
                                                   HostAccess &Access);
 
+// The pointer checks of piextEnqueueDeviceGlobalVariableRead/Write: a null Name or host
+// pointer (called HostPointerName in the message) is PI_ERROR_INVALID_VALUE.
+DGLINK_SUPPORT_API pi_result checkDeviceGlobalPointers(const char *Function, const char *Name,
+                                                       const void *HostPointer,
+                                                       const char *HostPointerName);
+
+// PI_ERROR_INVALID_VALUE for a variable the driver did not find in Program's module,
+// naming the module symbol too where it differs from Name.
+DGLINK_SUPPORT_API pi_result missingDeviceGlobal(const char *Function, const char *Name,
+                                                 const std::string &Symbol, const void *Program);
+
 // PI_ERROR_INVALID_OPERATION where Access forbids the copy, naming variable and mode.
 DGLINK_SUPPORT_API pi_result checkHostAccess(const char *Function, const char *Name,
                                              HostAccess Access, bool IsWrite);
