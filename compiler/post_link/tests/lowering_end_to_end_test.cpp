@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -271,6 +272,35 @@ protected:
     return From.find(Name, Target.ImageFormats, true);
   }
 
+  struct LinkInput {
+    const LoadedBundle *From;
+    const char *Name;
+    bool Lowered;
+  };
+  // For every target that links the formats of all Inputs: a session, and the inputs
+  // created and compiled there, handed to Run. Skips (as the test's last statement)
+  // when no target links them.
+  template <typename Body> void forEachLinkingTarget(const std::vector<LinkInput> &Inputs,
+                                                     Body Run) {
+    int Tried = 0;
+    for (const Device &Target : Targets) {
+      std::vector<const _pi_device_binary_struct *> Images;
+      for (const LinkInput &Input : Inputs)
+        Images.push_back(Input.From->find(Input.Name, Target.LinkFormats, Input.Lowered));
+      if (std::find(Images.begin(), Images.end(), nullptr) != Images.end())
+        continue;
+      SCOPED_TRACE(Target.Name);
+      Session S(Target);
+      std::vector<pi_program> Compiled;
+      for (const _pi_device_binary_struct *Image : Images)
+        Compiled.push_back(S.compiled(Image));
+      Run(S, Compiled);
+      ++Tried;
+    }
+    if (Tried == 0)
+      GTEST_SKIP() << "no device that runs lowered images links their formats";
+  }
+
   LoadedBundle Main, Other;
   std::vector<Device> Targets, Others;
 };
@@ -390,90 +420,49 @@ TEST_F(Lowering, PointerIntoTheStorageSurvivesLaunches) {
 
 TEST_F(Lowering, LinkedImagesShareOneStorage) {
   DGLINK_REQUIRE_TARGETS();
-  int Linked = 0;
-  for (const Device &Target : Targets) {
-    const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
-    const _pi_device_binary_struct *User = Main.find("lower_user", Target.LinkFormats, true);
-    if (Counter == nullptr || User == nullptr)
-      continue;
-    SCOPED_TRACE(Target.Name);
-    Session S(Target);
+  forEachLinkingTarget({{&Main, "lower_counter", true}, {&Main, "lower_user", true}}, [](Session &S, const std::vector<pi_program> &Inputs) {
     pi_program Program = nullptr;
-    ASSERT_EQ(S.link({S.compiled(Counter), S.compiled(User)}, Program), PI_SUCCESS)
-        << lastErrorMessage();
+    ASSERT_EQ(S.link(Inputs, Program), PI_SUCCESS) << lastErrorMessage();
     ASSERT_EQ(S.write(Program, "lw_counter_uid", 10), PI_SUCCESS) << lastErrorMessage();
     // lower_user's kernel calls lower_counter's function, which bumps its variable.
     const int32_t By = 5;
     EXPECT_EQ(S.run(Program, "lw_add_twice", 2, &By), (std::vector<int32_t>{20, 20}));
     ASSERT_NO_FATAL_FAILURE(S.launch(S.kernel(Program, "lw_increment")));
     EXPECT_EQ(S.read(Program, "lw_counter_uid"), 21);
-    ++Linked;
-  }
-  if (Linked == 0)
-    GTEST_SKIP() << "no device that runs lowered images links their formats";
+  });
 }
 
 TEST_F(Lowering, ImagesOfTwoCompilesDoNotLink) {
   DGLINK_REQUIRE_TARGETS();
-  int Tried = 0;
-  for (const Device &Target : Targets) {
-    const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
-    const _pi_device_binary_struct *Lone = Other.find("lower_other", Target.LinkFormats, true);
-    if (Counter == nullptr || Lone == nullptr)
-      continue;
-    SCOPED_TRACE(Target.Name);
-    Session S(Target);
+  forEachLinkingTarget({{&Main, "lower_counter", true}, {&Other, "lower_other", true}}, [](Session &S, const std::vector<pi_program> &Inputs) {
     pi_program Program = nullptr;
-    EXPECT_EQ(S.link({S.compiled(Counter), S.compiled(Lone)}, Program),
-              PI_ERROR_LINK_PROGRAM_FAILURE);
+    EXPECT_EQ(S.link(Inputs, Program), PI_ERROR_LINK_PROGRAM_FAILURE);
     EXPECT_NE(lastErrorMessage().find("overlap in the lowered storage"), std::string::npos)
         << lastErrorMessage();
     ASSERT_NE(Program, nullptr) << "a failed link still returns a program with its build log";
     EXPECT_NE(S.buildLog(Program).find("lw_other"), std::string::npos) << S.buildLog(Program);
-    ++Tried;
-  }
-  if (Tried == 0)
-    GTEST_SKIP() << "no device that runs lowered images links their formats";
+  });
 }
 
 TEST_F(Lowering, LoweredImageDoesNotLinkWithCodeThatWasNotLowered) {
   DGLINK_REQUIRE_TARGETS();
-  int Tried = 0;
-  for (const Device &Target : Targets) {
-    const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
-    const _pi_device_binary_struct *User = Main.find("lower_user", Target.LinkFormats, false);
-    if (Counter == nullptr || User == nullptr)
-      continue;
-    SCOPED_TRACE(Target.Name);
-    Session S(Target);
+  forEachLinkingTarget({{&Main, "lower_counter", true}, {&Main, "lower_user", false}}, [](Session &S, const std::vector<pi_program> &Inputs) {
     // The plain lower_user calls lw_bump without the storage; the lowered lower_counter
     // only has lw_bump_dglink_dg, so the link fails rather than run wrong code.
     pi_program Program = nullptr;
-    EXPECT_EQ(S.link({S.compiled(Counter), S.compiled(User)}, Program),
-              PI_ERROR_LINK_PROGRAM_FAILURE);
+    EXPECT_EQ(S.link(Inputs, Program), PI_ERROR_LINK_PROGRAM_FAILURE);
     EXPECT_NE(lastErrorMessage().find("lw_bump"), std::string::npos) << lastErrorMessage();
-    ++Tried;
-  }
-  if (Tried == 0)
-    GTEST_SKIP() << "no device that runs lowered images links their formats";
+  });
 }
 
 TEST_F(Lowering, KernelsOfAnInputThatWasNotLoweredTakeNoStorage) {
   DGLINK_REQUIRE_TARGETS();
-  int Tried = 0;
-  for (const Device &Target : Targets) {
-    const _pi_device_binary_struct *Counter = Main.find("lower_counter", Target.LinkFormats, true);
-    const _pi_device_binary_struct *Library = Main.find("lower_library", Target.LinkFormats, true);
-    const _pi_device_binary_struct *Plain = Other.find("lower_plain", Target.LinkFormats, false);
-    if (Counter == nullptr || Library == nullptr || Plain == nullptr)
-      continue;
-    SCOPED_TRACE(Target.Name);
-    Session S(Target);
+  forEachLinkingTarget({{&Main, "lower_library", true},
+                        {&Main, "lower_counter", true},
+                        {&Other, "lower_plain", false}}, [](Session &S, const std::vector<pi_program> &Inputs) {
     // The library lists no kernels: that must not make the plain kernel take the storage.
     pi_program Program = nullptr;
-    ASSERT_EQ(S.link({S.compiled(Library), S.compiled(Counter), S.compiled(Plain)}, Program),
-              PI_SUCCESS)
-        << lastErrorMessage();
+    ASSERT_EQ(S.link(Inputs, Program), PI_SUCCESS) << lastErrorMessage();
     pi_kernel Fill = S.kernel(Program, "lw_plain_fill");
     ASSERT_NE(Fill, nullptr);
     pi_uint32 NumArgs = 0;
@@ -486,10 +475,7 @@ TEST_F(Lowering, KernelsOfAnInputThatWasNotLoweredTakeNoStorage) {
     EXPECT_EQ(S.read(Program, "lw_counter_uid"), 1234) << "the plain kernel wrote the storage";
     ASSERT_NO_FATAL_FAILURE(S.launch(S.kernel(Program, "lw_increment")));
     EXPECT_EQ(S.read(Program, "lw_counter_uid"), 1235);
-    ++Tried;
-  }
-  if (Tried == 0)
-    GTEST_SKIP() << "no device that runs lowered images links their formats";
+  });
 }
 
 TEST_F(Lowering, ImageThatWasNotLoweredIsRefusedOnALoweredDevice) {
