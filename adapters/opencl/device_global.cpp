@@ -4,6 +4,8 @@
 // cl_intel_global_variable_access where the device has it.
 #include "opencl_adapter.h"
 
+#include <dglink/support/device_global.h>
+
 namespace dglink::opencl {
 namespace {
 
@@ -22,20 +24,6 @@ struct DeviceGlobalCopy {
   void *HostPtr; // Dst of a read, Src of a write
 };
 
-bool hostMayAccess(HostAccess Access, Direction Dir) {
-  switch (Access) {
-  case HostAccess::ReadWrite:
-    return true;
-  case HostAccess::Read:
-    return Dir == Direction::Read;
-  case HostAccess::Write:
-    return Dir == Direction::Write;
-  case HostAccess::None:
-    return false;
-  }
-  return false;
-}
-
 // Checks in the order of DESIGN.md's error table, after the handle and pointer checks the
 // entry points make.
 pi_result validate(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
@@ -51,11 +39,7 @@ pi_result validate(const char *Function, pi_queue Queue, pi_program Program, con
     return fail(PI_ERROR_INVALID_VALUE, "{}: {} has no device global named '{}'", Function,
                 programLabel(Program), Name);
   DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Found->second.Size));
-  if (!hostMayAccess(Found->second.Access, Dir))
-    return fail(PI_ERROR_INVALID_OPERATION,
-                "{}: device global '{}' has host_access '{}', which forbids a host {}", Function,
-                Name, hostAccessName(Found->second.Access),
-                Dir == Direction::Read ? "read" : "write");
+  DGLINK_TRY(checkHostAccess(Function, Name, Found->second.Access, Dir == Direction::Write));
   Variable = &Found->second;
   return PI_SUCCESS;
 }
