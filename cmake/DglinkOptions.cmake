@@ -23,3 +23,10 @@ function(dglink_add_adapter target backend)
   target_link_libraries(${target} PRIVATE dglink::support)
   target_compile_definitions(${target} PRIVATE DGLINK_ADAPTER_NAME="${backend}")
 endfunction()
+
+# An adapter built on the adapter core (common/adapter_core): the core's exports and
+# contract, linked whole, and the backend's hooks in ARGN.
+function(dglink_add_core_adapter target backend)
+  dglink_add_adapter(${target} ${backend} ${ARGN})
+  target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,dglink_adapter_core>")
+endfunction()

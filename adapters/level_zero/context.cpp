@@ -1,79 +1,66 @@
-// Contexts: one device each, a ze_context_handle_t, its recycled events and an
-// immediate command list for copies outside any queue.
-#include "handles.h"
+// Contexts: one device each, a ze_context_handle_t, its recycled host-visible events
+// and an immediate command list for copies outside any queue.
+#include "backend.h"
 
-#include <dglink/support/info.h>
+#include <cstdint>
 
 namespace dglink::level_zero {
+namespace {
+constexpr uint32_t PoolSize = 64;
+} // namespace
 
-void releaseContext(_pi_context *Context) {
-  if (!dropReference(Context))
-    return;
-  if (Context->InitList != nullptr)
-    ze().zeCommandListDestroy(Context->InitList);
-  for (ze_event_handle_t Event : Context->AllEvents)
+ZeContext::~ZeContext() {
+  if (InitList != nullptr)
+    ze().zeCommandListDestroy(InitList);
+  for (ze_event_handle_t Event : AllEvents)
     ze().zeEventDestroy(Event);
-  for (ze_event_pool_handle_t Pool : Context->EventPools)
+  for (ze_event_pool_handle_t Pool : EventPools)
     ze().zeEventPoolDestroy(Pool);
-  ze().zeContextDestroy(Context->Context);
-  delete Context;
+  ze().zeContextDestroy(Context);
+}
+
+pi_result ZeContext::acquireEvent(ze_event_handle_t &Event) {
+  std::lock_guard<std::mutex> Lock(EventMutex);
+  if (FreeEvents.empty()) {
+    ze_event_pool_desc_t PoolDesc = {};
+    PoolDesc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
+    PoolDesc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    PoolDesc.count = PoolSize;
+    ze_event_pool_handle_t Pool = nullptr;
+    ze_device_handle_t Handle = zeDevice(Device).Device;
+    DGLINK_ZE(zeEventPoolCreate, Context, &PoolDesc, 1, &Handle, &Pool);
+    EventPools.push_back(Pool);
+    for (uint32_t Index = 0; Index < PoolSize; ++Index) {
+      ze_event_desc_t Desc = {};
+      Desc.stype = ZE_STRUCTURE_TYPE_EVENT_DESC;
+      Desc.index = Index;
+      Desc.signal = ZE_EVENT_SCOPE_FLAG_HOST;
+      Desc.wait = ZE_EVENT_SCOPE_FLAG_HOST;
+      ze_event_handle_t Created = nullptr;
+      DGLINK_ZE(zeEventCreate, Pool, &Desc, &Created);
+      AllEvents.push_back(Created);
+      FreeEvents.push_back(Created);
+    }
+  }
+  Event = FreeEvents.back();
+  FreeEvents.pop_back();
+  return PI_SUCCESS;
+}
+
+void ZeContext::recycleEvent(ze_event_handle_t Event) {
+  ze().zeEventHostReset(Event);
+  std::lock_guard<std::mutex> Lock(EventMutex);
+  FreeEvents.push_back(Event);
+}
+
+pi_result ZeContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
+  ze_command_queue_desc_t Desc = {};
+  Desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+  Desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  ze_command_list_handle_t List = nullptr;
+  DGLINK_ZE(zeCommandListCreateImmediate, Context, zeDevice(*Queue.Device).Device, &Desc, &List);
+  Impl = std::make_unique<ZeQueue>(*this, List);
+  return PI_SUCCESS;
 }
 
 } // namespace dglink::level_zero
-
-using namespace dglink::level_zero;
-
-extern "C" PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
-                                                   pi_uint32 NumDevices, const pi_device *Devices,
-                                                   pi_context *RetContext) {
-  DGLINK_TRY(dglink::checkContextCreate(Properties, NumDevices, Devices, RetContext,
-                                        &PluginFunctions, AdapterLabel, "dglink Level Zero"));
-  ze_context_desc_t Desc = {};
-  Desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
-  ze_context_handle_t Handle = nullptr;
-  DGLINK_ZE(zeContextCreate, Devices[0]->Platform->Driver, &Desc, &Handle);
-  auto *Context = new _pi_context();
-  Context->Device = Devices[0];
-  Context->Context = Handle;
-  ze_command_queue_desc_t ListDesc = {};
-  ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  ListDesc.mode = ZE_COMMAND_QUEUE_MODE_DEFAULT;
-  const ze_result_t Result =
-      ze().zeCommandListCreateImmediate(Handle, Devices[0]->Device, &ListDesc, &Context->InitList);
-  if (Result != ZE_RESULT_SUCCESS) {
-    releaseContext(Context);
-    return zeError(Result, "zeCommandListCreateImmediate");
-  }
-  *RetContext = Context;
-  return PI_SUCCESS;
-}
-
-extern "C" PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_context_info ParamName,
-                                                    size_t ParamValueSize, void *ParamValue,
-                                                    size_t *ParamValueSizeRet) {
-  DGLINK_ZE_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
-  switch (ParamName) {
-  case PI_CONTEXT_INFO_NUM_DEVICES:
-    return dglink::returnInfo(pi_uint32{1}, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_CONTEXT_INFO_DEVICES:
-    return dglink::returnInfo(static_cast<pi_device>(Context->Device), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_CONTEXT_INFO_REFERENCE_COUNT:
-    return dglink::returnInfo(Context->RefCount.load(), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piContextGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
-}
-
-extern "C" PI_API_EXPORT pi_result piContextRetain(pi_context Context) {
-  DGLINK_ZE_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
-  retain(Context);
-  return PI_SUCCESS;
-}
-
-extern "C" PI_API_EXPORT pi_result piContextRelease(pi_context Context) {
-  DGLINK_ZE_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
-  releaseContext(Context);
-  return PI_SUCCESS;
-}

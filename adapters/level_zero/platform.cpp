@@ -1,13 +1,10 @@
-// Platforms: one per Level Zero driver, each with its root devices, described
-// once; zero platforms (and success) where the loader or a driver is missing.
-#include "platform.h"
-#include "handles.h"
+// The Level Zero backend and its platforms: one per driver, each with its root
+// devices described once; zero platforms where the loader or a driver is missing.
+#include "backend.h"
 
 #include <dglink/support/extensions.h>
-#include <dglink/support/info.h>
 #include <dglink/support/log.h>
 
-#include <algorithm>
 #include <cstring>
 
 namespace dglink::level_zero {
@@ -54,32 +51,53 @@ pi_usm_capabilities usmCapabilities(ze_memory_access_cap_flags_t Flags) {
   return Capabilities;
 }
 
-pi_result describeDevice(_pi_platform &Platform, ze_device_handle_t Handle, _pi_device &Device) {
-  Device.Platform = &Platform;
-  Device.Device = Handle;
+pi_device_type deviceType(ze_device_type_t Type) {
+  switch (Type) {
+  case ZE_DEVICE_TYPE_GPU:
+    return PI_DEVICE_TYPE_GPU;
+  case ZE_DEVICE_TYPE_CPU:
+    return PI_DEVICE_TYPE_CPU;
+  default: // FPGA, MCA, VPU (and the test driver)
+    return PI_DEVICE_TYPE_ACC;
+  }
+}
+
+struct DriverInfo {
+  std::string Version;       // "Level Zero 1.4"
+  std::string DriverVersion; // the driver's version number
+  std::string Extensions;    // the driver's extension names
+};
+
+pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
+                         ze_device_handle_t Handle, core::DeviceDescription &D) {
   ze_device_properties_t Properties = {};
   Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
   DGLINK_ZE(zeDeviceGetProperties, Handle, &Properties);
-  Device.Name = Properties.name;
-  Device.Type = Properties.type;
-  Device.VendorId = Properties.vendorId;
-  Device.ComputeUnits =
+  D.Name = Properties.name;
+  D.Type = deviceType(Properties.type);
+  D.VendorId = Properties.vendorId;
+  D.Vendor = Properties.vendorId == 0x8086 ? "Intel(R) Corporation"
+                                           : "vendor " + std::to_string(Properties.vendorId);
+  D.ComputeUnits =
       Properties.numSlices * Properties.numSubslicesPerSlice * Properties.numEUsPerSubslice;
+  D.DriverVersion = Info.DriverVersion;
+  D.Version = Info.Version;
 
   ze_device_compute_properties_t Compute = {};
   Compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
   DGLINK_ZE(zeDeviceGetComputeProperties, Handle, &Compute);
-  Device.MaxGroupSize = Compute.maxTotalGroupSize;
-  Device.MaxGroupSizes[0] = Compute.maxGroupSizeX;
-  Device.MaxGroupSizes[1] = Compute.maxGroupSizeY;
-  Device.MaxGroupSizes[2] = Compute.maxGroupSizeZ;
+  D.MaxWorkGroupSize = Compute.maxTotalGroupSize;
+  D.MaxWorkItemSizes[0] = Compute.maxGroupSizeX;
+  D.MaxWorkItemSizes[1] = Compute.maxGroupSizeY;
+  D.MaxWorkItemSizes[2] = Compute.maxGroupSizeZ;
 
   ze_device_module_properties_t Module = {};
   Module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   DGLINK_ZE(zeDeviceGetModuleProperties, Handle, &Module);
-  Device.Fp64 = (Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0 && Module.fp64flags != 0;
-  Device.IlVersion = "SPIR-V_" + std::to_string(ZE_MAJOR_VERSION(Module.spirvVersionSupported)) +
-                     "." + std::to_string(ZE_MINOR_VERSION(Module.spirvVersionSupported));
+  const bool Fp64 = (Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0 && Module.fp64flags != 0;
+  D.DoubleFpConfig = Fp64 ? 0x3F : 0;
+  D.IlVersion = "SPIR-V_" + std::to_string(ZE_MAJOR_VERSION(Module.spirvVersionSupported)) + "." +
+                std::to_string(ZE_MINOR_VERSION(Module.spirvVersionSupported));
 
   uint32_t MemoryCount = 0;
   DGLINK_ZE(zeDeviceGetMemoryProperties, Handle, &MemoryCount, nullptr);
@@ -89,150 +107,135 @@ pi_result describeDevice(_pi_platform &Platform, ze_device_handle_t Handle, _pi_
   if (MemoryCount != 0)
     DGLINK_ZE(zeDeviceGetMemoryProperties, Handle, &MemoryCount, Memories.data());
   for (const ze_device_memory_properties_t &Memory : Memories)
-    Device.GlobalMemory += Memory.totalSize;
+    D.GlobalMemSize += Memory.totalSize;
 
   ze_device_memory_access_properties_t Access = {};
   Access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;
   DGLINK_ZE(zeDeviceGetMemoryAccessProperties, Handle, &Access);
-  Device.HostUsm = usmCapabilities(Access.hostAllocCapabilities);
-  Device.DeviceUsm = usmCapabilities(Access.deviceAllocCapabilities);
-  Device.SharedUsm = usmCapabilities(Access.sharedSingleDeviceAllocCapabilities);
+  D.HostUsm = usmCapabilities(Access.hostAllocCapabilities);
+  D.DeviceUsm = usmCapabilities(Access.deviceAllocCapabilities);
+  D.SharedUsm = usmCapabilities(Access.sharedSingleDeviceAllocCapabilities);
+  D.Usm = PI_USM_MECHANISM_NATIVE;
 
-  Device.ExecutesKernels =
-      Platform.Extensions.find(NoKernelExecutionExtension) == std::string::npos;
+  D.ExecutesKernels = Info.Extensions.find(NoKernelExecutionExtension) == std::string::npos;
 
   ze_context_desc_t ContextDesc = {};
   ContextDesc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
   ze_context_handle_t Context = nullptr;
-  DGLINK_ZE(zeContextCreate, Platform.Driver, &ContextDesc, &Context);
-  Device.CanLink = probeLinking(Context, Handle);
+  DGLINK_ZE(zeContextCreate, Driver, &ContextDesc, &Context);
+  D.LinkerAvailable = probeLinking(Context, Handle);
   ze().zeContextDestroy(Context);
 
   std::vector<std::string> Formats;
-  if (Device.CanLink) {
-    Device.LinkFormats = "spirv64";
-    Formats.push_back(Device.LinkFormats);
+  if (D.LinkerAvailable) {
+    D.LinkFormats = "spirv64"; // SPIR-V images (docs/extension-strings.md)
+    Formats.push_back(D.LinkFormats);
   }
+  D.ImageFormats = "spirv64"; // SPIR-V modules, linked or not
   // zeModuleGetGlobalPointer is core Level Zero: every driver has it.
-  Device.Extensions = buildExtensionString(Platform.Extensions, Formats, true);
+  D.DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
+  D.Extensions = buildExtensionString(Info.Extensions, Formats, true);
   return PI_SUCCESS;
 }
 
-pi_result describePlatform(ze_driver_handle_t Driver, _pi_platform &Platform) {
-  Platform.Driver = Driver;
+pi_result describeDriver(ze_driver_handle_t Driver, DriverInfo &Info) {
   ze_api_version_t Api = ZE_API_VERSION_1_0;
   DGLINK_ZE(zeDriverGetApiVersion, Driver, &Api);
-  Platform.Version = "Level Zero " + std::to_string(ZE_MAJOR_VERSION(Api)) + "." +
-                     std::to_string(ZE_MINOR_VERSION(Api));
+  Info.Version = "Level Zero " + std::to_string(ZE_MAJOR_VERSION(Api)) + "." +
+                 std::to_string(ZE_MINOR_VERSION(Api));
   ze_driver_properties_t Properties = {};
   Properties.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES;
   DGLINK_ZE(zeDriverGetProperties, Driver, &Properties);
-  Platform.DriverVersion = std::to_string(Properties.driverVersion);
+  Info.DriverVersion = std::to_string(Properties.driverVersion);
   uint32_t Count = 0;
   DGLINK_ZE(zeDriverGetExtensionProperties, Driver, &Count, nullptr);
   std::vector<ze_driver_extension_properties_t> Extensions(Count);
   if (Count != 0)
     DGLINK_ZE(zeDriverGetExtensionProperties, Driver, &Count, Extensions.data());
   for (const ze_driver_extension_properties_t &Extension : Extensions)
-    Platform.Extensions +=
-        std::string(Platform.Extensions.empty() ? "" : " ") +
-        std::string(Extension.name, strnlen(Extension.name, sizeof(Extension.name)));
+    Info.Extensions += std::string(Info.Extensions.empty() ? "" : " ") +
+                       std::string(Extension.name, strnlen(Extension.name, sizeof(Extension.name)));
   return PI_SUCCESS;
 }
 
-std::vector<_pi_platform *> discover() {
-  std::vector<_pi_platform *> Platforms;
-  if (!loadLevelZero(nullptr))
-    return Platforms;
-  uint32_t Count = 0;
-  if (ze_result_t Result = ze().zeDriverGet(&Count, nullptr); Result != ZE_RESULT_SUCCESS) {
-    logger().info("level_zero: zeDriverGet: {}; zero platforms", zeResultName(Result));
-    return Platforms;
-  }
-  std::vector<ze_driver_handle_t> Drivers(Count);
-  if (Count != 0 && ze().zeDriverGet(&Count, Drivers.data()) != ZE_RESULT_SUCCESS)
-    return Platforms;
-  for (ze_driver_handle_t Driver : Drivers) {
-    auto *Platform = new _pi_platform();
-    uint32_t NumDevices = 0;
-    if (describePlatform(Driver, *Platform) != PI_SUCCESS ||
-        ze().zeDeviceGet(Driver, &NumDevices, nullptr) != ZE_RESULT_SUCCESS) {
-      logger().warn("level_zero: skipping a driver: {}", lastErrorMessage());
-      delete Platform;
-      continue;
+class LevelZeroBackend final : public core::Backend {
+public:
+  const char *name() const override { return "level_zero"; }
+  const char *label() const override { return "Level Zero"; }
+
+  void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override {
+    if (!loadLevelZero(nullptr))
+      return;
+    uint32_t Count = 0;
+    if (ze_result_t Result = ze().zeDriverGet(&Count, nullptr); Result != ZE_RESULT_SUCCESS) {
+      logger().info("level_zero: zeDriverGet: {}; zero platforms", zeResultName(Result));
+      return;
     }
-    std::vector<ze_device_handle_t> Handles(NumDevices);
-    if (NumDevices != 0 &&
-        ze().zeDeviceGet(Driver, &NumDevices, Handles.data()) != ZE_RESULT_SUCCESS)
-      NumDevices = 0;
-    for (uint32_t I = 0; I < NumDevices; ++I) {
-      auto *Device = new _pi_device();
-      if (describeDevice(*Platform, Handles[I], *Device) != PI_SUCCESS) {
-        logger().warn("level_zero: skipping device {}: {}", I, lastErrorMessage());
-        delete Device;
+    std::vector<ze_driver_handle_t> Drivers(Count);
+    if (Count != 0 && ze().zeDriverGet(&Count, Drivers.data()) != ZE_RESULT_SUCCESS)
+      return;
+    for (ze_driver_handle_t Driver : Drivers) {
+      DriverInfo Info;
+      uint32_t NumDevices = 0;
+      if (describeDriver(Driver, Info) != PI_SUCCESS ||
+          ze().zeDeviceGet(Driver, &NumDevices, nullptr) != ZE_RESULT_SUCCESS) {
+        logger().warn("level_zero: skipping a driver: {}", lastErrorMessage());
         continue;
       }
-      logger().debug("level_zero: device '{}', executes kernels: {}, extensions '{}'", Device->Name,
-                     Device->ExecutesKernels, Device->Extensions);
-      Platform->Devices.push_back(Device);
+      std::vector<ze_device_handle_t> Handles(NumDevices);
+      if (NumDevices != 0 &&
+          ze().zeDeviceGet(Driver, &NumDevices, Handles.data()) != ZE_RESULT_SUCCESS)
+        NumDevices = 0;
+      auto Platform = core::makeHandle<_pi_platform>();
+      Platform->Description.Name = "Level Zero";
+      // The loader does not say who made a driver; the devices' vendor ids do.
+      Platform->Description.Vendor = "Level Zero driver " + Info.DriverVersion;
+      Platform->Description.Version = Info.Version;
+      Platform->Description.Extensions = Info.Extensions;
+      auto PlatformImpl = std::make_unique<ZePlatform>();
+      PlatformImpl->Driver = Driver;
+      Platform->Impl = std::move(PlatformImpl);
+      for (uint32_t I = 0; I < NumDevices; ++I) {
+        auto Device = core::makeHandle<_pi_device>();
+        if (describeDevice(Driver, Info, Handles[I], Device->Description) != PI_SUCCESS) {
+          logger().warn("level_zero: skipping device {}: {}", I, lastErrorMessage());
+          continue;
+        }
+        auto DeviceImpl = std::make_unique<ZeDevice>();
+        DeviceImpl->Driver = Driver;
+        DeviceImpl->Device = Handles[I];
+        Device->Impl = std::move(DeviceImpl);
+        Device->Platform = Platform.get();
+        logger().debug("level_zero: device '{}', executes kernels: {}, extensions '{}'",
+                       Device->Description.Name, Device->Description.ExecutesKernels,
+                       Device->Description.Extensions);
+        Platform->Devices.push_back(Device.release()); // root devices live for the process
+      }
+      if (!Platform->Devices.empty())
+        Platforms.push_back(std::move(Platform));
     }
-    if (Platform->Devices.empty()) {
-      delete Platform;
-      continue;
-    }
-    Platforms.push_back(Platform);
   }
-  return Platforms;
-}
+
+  pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override {
+    _pi_device &Device = *Context.Devices[0];
+    ze_context_desc_t Desc = {};
+    Desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
+    ze_context_handle_t Handle = nullptr;
+    DGLINK_ZE(zeContextCreate, zeDevice(Device).Driver, &Desc, &Handle);
+    auto Made = std::make_unique<ZeContext>(Device, Handle);
+    ze_command_queue_desc_t ListDesc = {};
+    ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+    ListDesc.mode = ZE_COMMAND_QUEUE_MODE_DEFAULT;
+    DGLINK_ZE(zeCommandListCreateImmediate, Handle, zeDevice(Device).Device, &ListDesc,
+              &Made->InitList);
+    Impl = std::move(Made);
+    return PI_SUCCESS;
+  }
+};
 
 } // namespace
-
-const std::vector<_pi_platform *> &thePlatforms() {
-  // Found once and never destroyed: a runtime may call in while the process exits.
-  static const std::vector<_pi_platform *> *const Platforms =
-      new std::vector<_pi_platform *>(discover());
-  return *Platforms;
-}
-
 } // namespace dglink::level_zero
 
-using namespace dglink::level_zero;
-
-extern "C" PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platform *Platforms,
-                                                  pi_uint32 *NumPlatforms) {
-  DGLINK_TRY(dglink::checkPlatformsGet(NumEntries, Platforms, NumPlatforms));
-  const std::vector<_pi_platform *> &All = thePlatforms();
-  if (NumPlatforms != nullptr)
-    *NumPlatforms = static_cast<pi_uint32>(All.size());
-  if (Platforms != nullptr)
-    for (size_t I = 0; I < All.size() && I < NumEntries; ++I)
-      Platforms[I] = All[I];
-  return PI_SUCCESS;
-}
-
-extern "C" PI_API_EXPORT pi_result piPlatformGetInfo(pi_platform Platform,
-                                                     pi_platform_info ParamName,
-                                                     size_t ParamValueSize, void *ParamValue,
-                                                     size_t *ParamValueSizeRet) {
-  DGLINK_ZE_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
-  auto String = [&](const std::string &Value) {
-    return dglink::returnInfoString(Value, ParamValueSize, ParamValue, ParamValueSizeRet);
-  };
-  switch (ParamName) {
-  case PI_PLATFORM_INFO_NAME:
-    return String("Level Zero");
-  case PI_PLATFORM_INFO_VENDOR:
-    // The loader does not say who made a driver; the devices' vendor ids do.
-    return String("Level Zero driver " + Platform->DriverVersion);
-  case PI_PLATFORM_INFO_VERSION:
-    return String(Platform->Version);
-  case PI_PLATFORM_INFO_PROFILE:
-    return String("FULL_PROFILE");
-  case PI_PLATFORM_INFO_EXTENSIONS:
-    return String(Platform->Extensions);
-  case PI_EXT_PLATFORM_INFO_BACKEND:
-    return String(DGLINK_ADAPTER_NAME);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piPlatformGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
+std::unique_ptr<dglink::core::Backend> dglink::core::makeBackend() {
+  return std::make_unique<dglink::level_zero::LevelZeroBackend>();
 }

@@ -1,100 +1,142 @@
-// Queues: in-order, one immediate command list each.
-#include "handles.h"
+// Queues: in-order, one immediate command list each; every command is one append
+// whose wait list is the request's events and whose signal is the request's event.
+#include "backend.h"
 
-#include <dglink/support/info.h>
 #include <dglink/support/log.h>
 
 #include <cstdint>
 
 namespace dglink::level_zero {
-namespace {
 
-// Waits for everything appended to the queue's list so far: a barrier that
-// signals an event, and the host waits for it.
-pi_result drain(_pi_queue &Queue) {
-  ze_event_handle_t Event = nullptr;
-  DGLINK_TRY(acquireEvent(*Queue.Context, Event));
+template <typename AppendFunction>
+pi_result ZeQueue::append(const char *Call, const core::Enqueue &Request, bool Blocking,
+                          AppendFunction &&Append) {
+  std::vector<ze_event_handle_t> Waits(Request.NumWaits);
+  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
+    Waits[I] = static_cast<ZeEvent &>(*Request.Waits[I]->Impl).Event;
+  // A non-blocking enqueue nobody waits for needs no event: recycling one while its
+  // command may still run would reset it under the device.
+  ze_event_handle_t Signal = nullptr;
+  std::unique_ptr<ZeEvent> Event;
+  if (Request.Out != nullptr || Blocking) {
+    DGLINK_TRY(Context.acquireEvent(Signal));
+    // Made before the append, so that nothing can fail once the command is in.
+    try {
+      Event = std::make_unique<ZeEvent>(Context, Signal);
+    } catch (...) {
+      Context.recycleEvent(Signal);
+      throw;
+    }
+  }
   ze_result_t Result = ZE_RESULT_SUCCESS;
   {
-    std::lock_guard<std::mutex> Lock(Queue.Mutex);
-    Result = ze().zeCommandListAppendBarrier(Queue.List, Event, 0, nullptr);
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Result = Append(Signal, static_cast<uint32_t>(Waits.size()),
+                    Waits.empty() ? nullptr : Waits.data());
   }
-  if (Result == ZE_RESULT_SUCCESS)
-    Result = ze().zeEventHostSynchronize(Event, UINT64_MAX);
-  recycleEvent(*Queue.Context, Event);
-  if (Result != ZE_RESULT_SUCCESS)
-    return zeError(Result, "piQueueFinish (barrier + zeEventHostSynchronize)");
+  if (Result != ZE_RESULT_SUCCESS) {
+    if (Event != nullptr)
+      Event->forget(); // never signaled: recycled without waiting
+    return zeError(Result, Call);
+  }
+  if (Blocking)
+    DGLINK_TRY(Event->wait());
+  if (Request.Out != nullptr)
+    *Request.Out = std::move(Event);
   return PI_SUCCESS;
 }
 
-} // namespace
+// Waits for everything appended so far: a barrier that signals an event, and the
+// host waits for it.
+pi_result ZeQueue::finish() {
+  core::Enqueue Request;
+  return append("piQueueFinish (barrier + zeEventHostSynchronize)", Request, true,
+                [&](ze_event_handle_t Signal, uint32_t, ze_event_handle_t *) {
+                  return ze().zeCommandListAppendBarrier(List, Signal, 0, nullptr);
+                });
+}
 
-void releaseQueue(_pi_queue *Queue) {
-  if (!dropReference(Queue))
-    return;
-  if (drain(*Queue) != PI_SUCCESS)
-    logger().warn("level_zero: releasing queue {}: {}", fmt::ptr(Queue), lastErrorMessage());
-  ze().zeCommandListDestroy(Queue->List);
-  releaseContext(Queue->Context);
-  delete Queue;
+ZeQueue::~ZeQueue() {
+  if (finish() != PI_SUCCESS)
+    logger().warn("level_zero: releasing a queue: {}", lastErrorMessage());
+  ze().zeCommandListDestroy(List);
+}
+
+pi_result ZeQueue::usmCopy(void *Dst, const void *Src, size_t Size,
+                           const core::Enqueue &Request) {
+  return append("zeCommandListAppendMemoryCopy", Request, Request.Blocking,
+                [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                  return ze().zeCommandListAppendMemoryCopy(List, Dst, Src, Size, Signal,
+                                                            NumWaits, Waits);
+                });
+}
+
+pi_result ZeQueue::write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                         const core::Enqueue &Request) {
+  return usmCopy(devicePointer(Device), Src, Size, Request);
+}
+
+pi_result ZeQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                        const core::Enqueue &Request) {
+  return usmCopy(Dst, devicePointer(Device), Size, Request);
+}
+
+// The pattern is read when the command runs: the fill blocks, so that the caller's
+// pattern may go away when this returns.
+pi_result ZeQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                           const core::Enqueue &Request) {
+  return append("zeCommandListAppendMemoryFill", Request, true,
+                [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                  return ze().zeCommandListAppendMemoryFill(List, Ptr, Pattern, PatternSize, Size,
+                                                            Signal, NumWaits, Waits);
+                });
+}
+
+// The list is in order: a barrier after the wait list completes after everything
+// enqueued before, which a marker and a barrier both promise.
+pi_result ZeQueue::marker(bool Barrier, const core::Enqueue &Request) {
+  return append("zeCommandListAppendBarrier", Request, false,
+                [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                  return ze().zeCommandListAppendBarrier(List, Signal, NumWaits, Waits);
+                });
+}
+
+pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                          const core::Enqueue &Request) {
+  auto &Impl = static_cast<ZeKernel &>(*Kernel.Impl);
+  const _pi_device &Device = Context.Device;
+  uint32_t Global[3] = {1, 1, 1};
+  uint32_t Group[3] = {1, 1, 1};
+  for (pi_uint32 D = 0; D < Shape.Dimensions; ++D) {
+    if (Shape.Global[D] > UINT32_MAX)
+      return fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                  "piEnqueueKernelLaunch: global size {} in dimension {} is above 2^32 - 1",
+                  Shape.Global[D], D);
+    Global[D] = static_cast<uint32_t>(Shape.Global[D]);
+    Group[D] = static_cast<uint32_t>(Shape.Local[D]);
+  }
+  // Group size and arguments are state of the Level Zero kernel: held until the
+  // launch is appended.
+  std::lock_guard<std::mutex> Lock(Impl.Mutex);
+  if (!Shape.LocalGiven)
+    DGLINK_ZE(zeKernelSuggestGroupSize, Impl.Kernel, Global[0], Global[1], Global[2], &Group[0],
+              &Group[1], &Group[2]);
+  DGLINK_ZE(zeKernelSetGroupSize, Impl.Kernel, Group[0], Group[1], Group[2]);
+  const ze_group_count_t Groups = {Global[0] / Group[0], Global[1] / Group[1],
+                                   Global[2] / Group[2]};
+  const pi_result Result =
+      append("zeCommandListAppendLaunchKernel", Request, false,
+             [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+               return ze().zeCommandListAppendLaunchKernel(List, Impl.Kernel, &Groups, Signal,
+                                                           NumWaits, Waits);
+             });
+  if (Result == PI_ERROR_UNSUPPORTED_FEATURE && !Device.Description.ExecutesKernels)
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "piEnqueueKernelLaunch: kernel '{}' not run: device '{}' executes no kernels "
+                "(driver extension {}): {}",
+                clip(Kernel.Name), Device.Description.Name, NoKernelExecutionExtension,
+                lastErrorMessage());
+  return Result;
 }
 
 } // namespace dglink::level_zero
-
-using namespace dglink::level_zero;
-
-extern "C" PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device Device,
-                                                 pi_queue_properties Properties,
-                                                 pi_queue *RetQueue) {
-  DGLINK_TRY(dglink::checkQueueCreate(Context, Device, Properties, RetQueue, &PluginFunctions,
-                                      AdapterLabel));
-  ze_command_queue_desc_t Desc = {};
-  Desc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-  Desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
-  ze_command_list_handle_t List = nullptr;
-  DGLINK_ZE(zeCommandListCreateImmediate, Context->Context, Device->Device, &Desc, &List);
-  auto *Queue = new _pi_queue();
-  Queue->Context = Context;
-  Queue->Device = Device;
-  Queue->List = List;
-  Queue->Properties = Properties;
-  retain(Context);
-  *RetQueue = Queue;
-  return PI_SUCCESS;
-}
-
-extern "C" PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info ParamName,
-                                                  size_t ParamValueSize, void *ParamValue,
-                                                  size_t *ParamValueSizeRet) {
-  DGLINK_ZE_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  switch (ParamName) {
-  case PI_QUEUE_INFO_CONTEXT:
-    return dglink::returnInfo(static_cast<pi_context>(Queue->Context), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_QUEUE_INFO_DEVICE:
-    return dglink::returnInfo(static_cast<pi_device>(Queue->Device), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  case PI_QUEUE_INFO_REFERENCE_COUNT:
-    return dglink::returnInfo(Queue->RefCount.load(), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "piQueueGetInfo: unknown parameter {:#x}",
-                      static_cast<unsigned>(ParamName));
-}
-
-extern "C" PI_API_EXPORT pi_result piQueueFinish(pi_queue Queue) {
-  DGLINK_ZE_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  return drain(*Queue);
-}
-
-extern "C" PI_API_EXPORT pi_result piQueueRetain(pi_queue Queue) {
-  DGLINK_ZE_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  retain(Queue);
-  return PI_SUCCESS;
-}
-
-extern "C" PI_API_EXPORT pi_result piQueueRelease(pi_queue Queue) {
-  DGLINK_ZE_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  releaseQueue(Queue);
-  return PI_SUCCESS;
-}

@@ -40,7 +40,7 @@ pi_result checkDeclaredDeviceGlobal(const char *Function, const ImageMetadata &M
     return PI_SUCCESS;
   return fail(PI_ERROR_INVALID_VALUE,
               "{}: device global '{}' is not in program {} (its image declares {} others)",
-              Function, Name, Program, Declared.size());
+              Function, clip(Name), Program, Declared.size());
 }
 
 void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
@@ -70,9 +70,9 @@ pi_result missingDeviceGlobal(const char *Function, const char *Name, const std:
                               const void *Program) {
   if (Symbol != Name)
     return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' (symbol '{}') is not in program {}",
-                Function, Name, Symbol, Program);
+                Function, clip(Name), clip(Symbol), Program);
   return fail(PI_ERROR_INVALID_VALUE, "{}: device global '{}' is not in program {}", Function,
-              Name, Program);
+              clip(Name), Program);
 }
 
 pi_result checkHostAccess(const char *Function, const char *Name, HostAccess Access,
@@ -83,7 +83,7 @@ pi_result checkHostAccess(const char *Function, const char *Name, HostAccess Acc
     return PI_SUCCESS;
   return fail(PI_ERROR_INVALID_OPERATION,
               "{}: device global '{}' has host_access '{}': the host may not {} it", Function,
-              Name, hostAccessName(Access), IsWrite ? "write" : "read");
+              clip(Name), hostAccessName(Access), IsWrite ? "write" : "read");
 }
 
 } // namespace dglink

@@ -16,6 +16,12 @@ pi_result setLastError(pi_result Code, std::string Message) {
   return Code;
 }
 
+std::string clip(std::string_view Text) {
+  if (Text.size() <= MaxEchoedBytes)
+    return std::string(Text);
+  return fmt::format("{}... ({} bytes)", Text.substr(0, MaxEchoedBytes), Text.size());
+}
+
 const std::string &lastErrorMessage() { return ThreadLastError.Message; }
 pi_result lastErrorCode() { return ThreadLastError.Code; }
 

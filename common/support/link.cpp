@@ -1,6 +1,8 @@
 // Import/export resolution across the inputs of a link.
 #include <dglink/support/link.h>
 
+#include <dglink/support/error.h>
+
 #include <fmt/format.h>
 
 #include <map>
@@ -26,7 +28,7 @@ LinkProblems resolveImports(const std::vector<const ImageMetadata *> &Inputs) {
       auto [It, Inserted] = Exporter.emplace(Symbol, I);
       if (!Inserted)
         Problems.Duplicates.push_back(
-            fmt::format("{} (exported by inputs {} and {})", Symbol, It->second, I));
+            fmt::format("{} (exported by inputs {} and {})", clip(Symbol), It->second, I));
     }
   }
   for (size_t I = 0; I < Inputs.size(); ++I) {
@@ -34,7 +36,7 @@ LinkProblems resolveImports(const std::vector<const ImageMetadata *> &Inputs) {
       continue;
     for (const std::string &Symbol : Inputs[I]->Imported)
       if (Exporter.count(Symbol) == 0)
-        Problems.Unresolved.push_back(fmt::format("{} (imported by input {})", Symbol, I));
+        Problems.Unresolved.push_back(fmt::format("{} (imported by input {})", clip(Symbol), I));
   }
   return Problems;
 }

@@ -56,6 +56,7 @@ DGLINK_SUPPORT_API pi_result checkHostAccess(const char *Function, const char *N
 template <typename DeviceAddress> struct DeviceGlobalEntry {
   std::string Name;   // as callers name it (the unique id)
   std::string Symbol; // the module symbol it was found under
+  const void *Device = nullptr; // where a program has several devices
   DeviceAddress Address{};
   size_t Size = 0;
   HostAccess Access = HostAccess::ReadWrite;
@@ -82,10 +83,10 @@ public:
     }
   }
 
-  const Entry *find(const char *Name) const {
+  const Entry *find(const char *Name, const void *Device = nullptr) const {
     for (const Entry *Current = Head.load(std::memory_order_acquire); Current != nullptr;
          Current = Current->Next)
-      if (Current->Name == Name)
+      if (Current->Device == Device && Current->Name == Name)
         return Current;
     return nullptr;
   }

@@ -10,6 +10,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace dglink {
@@ -24,6 +25,15 @@ DGLINK_SUPPORT_API pi_result lastErrorCode();
 // The body of every piPluginGetLastError: the pointer stays valid until this
 // thread's next error.
 DGLINK_SUPPORT_API pi_result getLastError(char **Message);
+
+// User input echoed in a message (a variable, kernel or symbol name), cut to its first
+// MaxEchoedBytes bytes with the full length after it: a 10 MB name must not make a
+// 10 MB message.
+inline constexpr size_t MaxEchoedBytes = 256;
+DGLINK_SUPPORT_API std::string clip(std::string_view Text);
+inline std::string clip(const char *Text) {
+  return Text == nullptr ? std::string("(null)") : clip(std::string_view(Text));
+}
 
 // The PI name of a result code ("PI_ERROR_INVALID_VALUE").
 DGLINK_SUPPORT_API const char *resultName(pi_result Code);

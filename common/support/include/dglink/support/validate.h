@@ -33,7 +33,7 @@ inline pi_result checkDeviceGlobalRange(const char *Name, size_t Offset, size_t 
                                         size_t Size) {
   if (Offset > Size || Count > Size - Offset)
     return fail(PI_ERROR_INVALID_VALUE,
-                "device global '{}': offset {} + count {} is past its size of {} bytes", Name,
+                "device global '{}': offset {} + count {} is past its size of {} bytes", clip(Name),
                 Offset, Count, Size);
   return PI_SUCCESS;
 }

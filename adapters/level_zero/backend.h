@@ -1,0 +1,171 @@
+// The Level Zero backend: the adapter core's hooks over the Level Zero loader. What
+// the core does not do: driver handles, the context's recycled events, immediate
+// command lists, modules (one per link input, joined by zeModuleDynamicLink) and
+// kernels whose arguments are driver state.
+#pragma once
+
+#include "ze_loader.h"
+
+#include <dglink/core/backend.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dglink::level_zero {
+
+// The driver extension by which dglink's test driver says it runs no kernels.
+inline constexpr const char *NoKernelExecutionExtension = "dglink_test_driver_no_kernel_execution";
+
+class ZePlatform final : public core::PlatformImpl {
+public:
+  ze_driver_handle_t Driver = nullptr;
+};
+
+class ZeDevice final : public core::DeviceImpl {
+public:
+  ze_driver_handle_t Driver = nullptr;
+  ze_device_handle_t Device = nullptr;
+};
+
+inline ZeDevice &zeDevice(const _pi_device &Device) {
+  return static_cast<ZeDevice &>(*Device.Impl);
+}
+
+class ZeContext final : public core::ContextImpl {
+public:
+  ZeContext(_pi_device &TheDevice, ze_context_handle_t TheContext)
+      : Device(TheDevice), Context(TheContext) {}
+  ~ZeContext() override;
+
+  pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
+  pi_result createBuffer(size_t Size, const void *CopyFrom,
+                         std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
+                        void *&Pointer) override;
+  pi_result freeUsm(void *Pointer) override;
+  pi_result createProgram(const char *Function, const core::ProgramSource &Source,
+                          _pi_program &Program) override;
+  pi_result link(core::LinkRequest &Request) override;
+
+  // Host-visible events of the context's pools (reset when recycled).
+  pi_result acquireEvent(ze_event_handle_t &Event);
+  void recycleEvent(ze_event_handle_t Event);
+
+  _pi_device &Device;
+  ze_context_handle_t Context = nullptr;
+  // An immediate command list for copies that belong to no queue (a buffer's initial
+  // contents).
+  std::mutex InitMutex;
+  ze_command_list_handle_t InitList = nullptr;
+
+private:
+  std::mutex EventMutex;
+  std::vector<ze_event_pool_handle_t> EventPools;
+  std::vector<ze_event_handle_t> FreeEvents;
+  std::vector<ze_event_handle_t> AllEvents;
+};
+
+inline ZeContext &zeContext(const _pi_context &Context) {
+  return static_cast<ZeContext &>(*Context.Impl);
+}
+
+class ZeEvent final : public core::EventImpl {
+public:
+  ZeEvent(ZeContext &TheContext, ze_event_handle_t TheEvent)
+      : Context(TheContext), Event(TheEvent) {}
+  ~ZeEvent() override;
+  pi_result wait() override;
+  pi_result status(pi_int32 &Status) override;
+  // For an event no command will signal: the destructor then does not wait.
+  void forget() { Submitted = false; }
+
+  ZeContext &Context;
+  ze_event_handle_t Event;
+
+private:
+  bool Submitted = true;
+};
+
+class ZeQueue final : public core::QueueImpl {
+public:
+  ZeQueue(ZeContext &TheContext, ze_command_list_handle_t TheList)
+      : Context(TheContext), List(TheList) {}
+  ~ZeQueue() override;
+  pi_result finish() override;
+  pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                  const core::Enqueue &Request) override;
+  pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                 const core::Enqueue &Request) override;
+  pi_result usmCopy(void *Dst, const void *Src, size_t Size,
+                    const core::Enqueue &Request) override;
+  pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                    const core::Enqueue &Request) override;
+  pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                   const core::Enqueue &Request) override;
+  pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+
+  // One append to the list after the request's wait list: Append(Signal, NumWaits,
+  // Waits) makes the Level Zero call (Call names it in errors). Blocking overrides
+  // the request's (a fill must not outlive the caller's pattern).
+  template <typename AppendFunction>
+  pi_result append(const char *Call, const core::Enqueue &Request, bool Blocking,
+                   AppendFunction &&Append);
+
+  ZeContext &Context;
+  std::mutex Mutex; // appends to the immediate list, one at a time
+  ze_command_list_handle_t List = nullptr;
+};
+
+class ZeMem final : public core::MemImpl {
+public:
+  ZeMem(ZeContext &TheContext, void *ThePointer) : Context(TheContext), Pointer(ThePointer) {}
+  ~ZeMem() override;
+  ZeContext &Context;
+  void *Pointer; // device USM
+};
+
+// The device pointer of a location: a device address, or an offset into a buffer.
+inline char *devicePointer(const DeviceGlobalLocation &Location) {
+  if (Location.Buffer != nullptr)
+    return static_cast<char *>(static_cast<ZeMem *>(Location.Buffer)->Pointer) + Location.Address;
+  return core::locationAddress<char *>(Location);
+}
+
+class ZeProgram final : public core::ProgramImpl {
+public:
+  explicit ZeProgram(ZeContext &TheContext) : Context(TheContext) {}
+  ~ZeProgram() override;
+  pi_result build(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result compile(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result findGlobal(_pi_program &Program, _pi_device &Device, const std::string &Name,
+                       const std::string &Symbol, core::GlobalLookup &Result) override;
+  pi_result createKernel(_pi_program &Program, const char *Name,
+                         std::unique_ptr<core::KernelImpl> &Kernel) override;
+
+  ZeContext &Context;
+  // The modules of an executable (one, or one per input of a link) and which module
+  // holds each kernel; written once, before the program is marked executable.
+  std::vector<ze_module_handle_t> Modules;
+  std::vector<std::pair<std::string, ze_module_handle_t>> Kernels;
+};
+
+class ZeKernel final : public core::KernelImpl {
+public:
+  ZeKernel(std::string TheName, ze_kernel_handle_t TheKernel, uint32_t TheNumArgs)
+      : Name(std::move(TheName)), Kernel(TheKernel), NumArgs(TheNumArgs) {}
+  ~ZeKernel() override;
+  pi_uint32 numArguments() const override { return NumArgs; }
+  size_t maxGroupSize() const override { return SIZE_MAX; } // the device's limit applies
+  pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
+                        const void *Value) override;
+  pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+
+  std::string Name;
+  ze_kernel_handle_t Kernel;
+  uint32_t NumArgs;
+  std::mutex Mutex; // arguments and group size are kernel state in Level Zero
+};
+
+} // namespace dglink::level_zero

@@ -1,0 +1,52 @@
+// What the core's entry-point files share: the barrier every export has, and the
+// checks several entry points make.
+#pragma once
+
+#include <dglink/core/backend.h>
+#include <dglink/support/info.h>
+
+// Every export: `pi_result piX(...) try { DGLINK_ENTRY(); ... } DGLINK_CATCH_ALL`.
+// Nothing thrown leaves the C ABI (an allocation failure becomes
+// PI_ERROR_OUT_OF_HOST_MEMORY), and the test-only fault injection has its first
+// point here, so a test can prove the barrier of each export.
+#define DGLINK_ENTRY() ::dglink::core::allocationPoint()
+
+namespace dglink::core {
+
+// The discovered platforms (found on first use).
+const std::vector<std::unique_ptr<_pi_platform>> &platforms();
+
+// A wait list: null with 0 events, or NumEvents live events of this adapter.
+pi_result checkWaitList(pi_uint32 NumEvents, const pi_event *Events);
+
+// A device list must be empty (the object's devices) or name only devices of
+// Context.
+pi_result checkDeviceList(const char *Function, const _pi_context &Context, pi_uint32 NumDevices,
+                          const pi_device *Devices);
+
+// Runs Submit(Request) with the wait list and, where the caller asked for one, the
+// event: its handle is made before the command is submitted, so that nothing can
+// fail once the backend accepted the command.
+template <typename SubmitFunction>
+pi_result submit(_pi_queue &Queue, pi_uint32 NumWaits, const pi_event *Waits, bool Blocking,
+                 pi_event *Out, SubmitFunction &&Submit) {
+  std::unique_ptr<_pi_event> Event;
+  Enqueue Request;
+  Request.Waits = Waits;
+  Request.NumWaits = NumWaits;
+  Request.Blocking = Blocking;
+  if (Out != nullptr) {
+    Event = makeHandle<_pi_event>();
+    Request.Out = &Event->Impl;
+  }
+  DGLINK_TRY(Submit(Request));
+  if (Out != nullptr) {
+    Event->Queue = &Queue;
+    Event->Context = Queue.Context;
+    retain(&Queue);
+    *Out = Event.release();
+  }
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::core

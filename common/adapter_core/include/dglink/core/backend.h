@@ -1,0 +1,211 @@
+// The backend interface: what an adapter implements so that the core can serve the
+// whole PI contract. The core checks every argument in contract order, owns the
+// handles, reference counts, events, program bookkeeping and the device-global
+// handler; a hook is called only with checked, live arguments and does what only the
+// driver can do. A hook reports an error by returning it with dglink::fail (or the
+// backend's driver-error helper), and leaves its outputs untouched then.
+#pragma once
+
+#include <dglink/core/handles.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dglink::core {
+
+enum class UsmKind { Host, Device, Shared };
+const char *usmKindName(UsmKind Kind);
+
+// The wait list and the completion event of one enqueue. Waits are live events of
+// this adapter (checked by the core). Out is null when the caller wants no event;
+// otherwise a hook that succeeds stores the command's event there. Blocking: the
+// hook returns once the command is complete.
+struct Enqueue {
+  const pi_event *Waits = nullptr;
+  pi_uint32 NumWaits = 0;
+  bool Blocking = false;
+  std::unique_ptr<EventImpl> *Out = nullptr;
+};
+
+// A checked launch: 1 to 3 dimensions, global sizes > 0, local sizes (when given)
+// that divide them within the device's and the kernel's limits, offsets 0 unless
+// the backend takes them.
+struct LaunchShape {
+  pi_uint32 Dimensions = 1;
+  size_t Global[3] = {1, 1, 1};
+  size_t Local[3] = {1, 1, 1};
+  size_t Offset[3] = {0, 0, 0};
+  bool LocalGiven = false;
+};
+
+// What a program is made from: bytes and, where the caller had them, the image's
+// format and target (piextProgramCreateWithImage) and its metadata.
+struct ProgramSource {
+  enum class Origin { IL, Binary, Image };
+  Origin From = Origin::IL;
+  const unsigned char *Data = nullptr;
+  size_t Size = 0;
+  pi_device_binary_format DeclaredFormat = PI_DEVICE_BINARY_TYPE_NONE; // Image only
+  const char *Target = nullptr;                                       // Image only
+};
+
+// What ProgramImpl::findGlobal found.
+struct GlobalLookup {
+  DeviceGlobalLocation Location;
+  size_t Bytes = 0;
+  bool Found = false;
+  const char *NotFoundReason = nullptr;
+};
+
+class PlatformImpl {
+public:
+  virtual ~PlatformImpl();
+};
+
+class DeviceImpl {
+public:
+  virtual ~DeviceImpl();
+};
+
+class EventImpl {
+public:
+  virtual ~EventImpl(); // recycles the driver event
+  // Blocks until the command is complete.
+  virtual pi_result wait() = 0;
+  // PI_EVENT_COMPLETE or PI_EVENT_SUBMITTED.
+  virtual pi_result status(pi_int32 &Status) = 0;
+};
+
+class MemImpl {
+public:
+  virtual ~MemImpl(); // frees the memory
+};
+
+class KernelImpl {
+public:
+  virtual ~KernelImpl();
+  // The number of arguments callers set.
+  virtual pi_uint32 numArguments() const = 0;
+  // The most work-items one group of this kernel may have.
+  virtual size_t maxGroupSize() const = 0;
+  // A by-value argument (pointers too: Value points at the pointer); a null Value is
+  // local memory of Size bytes where the backend has it. Index < numArguments()
+  // where the backend knows the arguments.
+  virtual pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
+                                const void *Value) = 0;
+  // A buffer argument; Buffer may be null (a null pointer, as in OpenCL).
+  virtual pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) = 0;
+};
+
+class ProgramImpl {
+public:
+  virtual ~ProgramImpl();
+  // Makes Program executable for its devices. On success the hook fills
+  // Program.KernelNames (where the driver can list them); Log gets the driver's log
+  // either way. Called with Program.Mutex held, only for a program that is not
+  // executable yet and has code.
+  virtual pi_result build(_pi_program &Program, const std::string &Options, std::string &Log) = 0;
+  // Checks Program as a link input (the driver may read it now); Log as for build.
+  virtual pi_result compile(_pi_program &Program, const std::string &Options,
+                            std::string &Log) = 0;
+  // The device global Symbol (Name: its unique id) in the executable for Device.
+  // Where the module does not have it, Found stays false (not an error) and
+  // NotFoundReason may say what the driver answered.
+  virtual pi_result findGlobal(_pi_program &Program, _pi_device &Device, const std::string &Name,
+                               const std::string &Symbol, GlobalLookup &Result) = 0;
+  // A kernel of the executable; PI_ERROR_INVALID_KERNEL_NAME (with
+  // core::unknownKernel) where there is none of that name.
+  virtual pi_result createKernel(_pi_program &Program, const char *Name,
+                                 std::unique_ptr<KernelImpl> &Kernel) = 0;
+};
+
+// What piProgramLink gives the backend: checked inputs of one target and format, the
+// symbol problems the images' tables show (the core fails the link with them after
+// the hook, which may still run the driver's linker for its log), and the output
+// program (Binary, KernelNames, Impl to fill; Log to append to).
+struct LinkRequest {
+  std::vector<_pi_program *> Inputs;
+  const std::string &Options;
+  bool ProblemsFound;
+  _pi_program &Output;
+};
+
+class QueueImpl {
+public:
+  virtual ~QueueImpl(); // waits for the queue's work
+  virtual pi_result finish() = 0;
+  // Host <-> device copies: Device is a device address, or an offset into Buffer
+  // (MemImpl of this backend, or the buffer a DeviceGlobalLocation names).
+  virtual pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                          const Enqueue &Request) = 0;
+  virtual pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                         const Enqueue &Request) = 0;
+  // USM: any two pointers the backend's USM or the host has.
+  virtual pi_result usmCopy(void *Dst, const void *Src, size_t Size, const Enqueue &Request) = 0;
+  // Pattern: a power of two up to 128 bytes that tiles Size; Ptr aligned to it (up
+  // to 4). The caller's pattern may go away when the hook returns.
+  virtual pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                            const Enqueue &Request) = 0;
+  virtual pi_result launch(_pi_kernel &Kernel, const LaunchShape &Shape,
+                           const Enqueue &Request) = 0;
+  // Completes after the wait list and everything enqueued before (markers and
+  // barriers alike on in-order queues).
+  virtual pi_result marker(bool Barrier, const Enqueue &Request) = 0;
+};
+
+class ContextImpl {
+public:
+  virtual ~ContextImpl();
+  virtual pi_result createQueue(_pi_queue &Queue, std::unique_ptr<QueueImpl> &Impl) = 0;
+  // A buffer of Size bytes, with the contents of CopyFrom when it is not null.
+  virtual pi_result createBuffer(size_t Size, const void *CopyFrom,
+                                 std::unique_ptr<MemImpl> &Impl) = 0;
+  virtual pi_result allocateUsm(UsmKind Kind, _pi_device *Device, size_t Size,
+                                pi_uint32 Alignment, void *&Pointer) = 0;
+  // PI_ERROR_INVALID_VALUE where Pointer is no USM allocation of this context.
+  virtual pi_result freeUsm(void *Pointer) = 0;
+  // Accepts or refuses Source for this backend (naming the format and the device),
+  // fills Program.Format (and Target where the image gave none) and makes its Impl.
+  virtual pi_result createProgram(const char *Function, const ProgramSource &Source,
+                                  _pi_program &Program) = 0;
+  virtual pi_result link(LinkRequest &Request) = 0;
+};
+
+// The adapter: one per library, made by the backend's factory.
+class Backend {
+public:
+  virtual ~Backend();
+  // The adapter's name (piPluginInit's Targets, PI_EXT_PLATFORM_INFO_BACKEND:
+  // "cuda", "level_zero") and how messages name it ("CUDA", "Level Zero").
+  virtual const char *name() const = 0;
+  virtual const char *label() const = 0;
+  // Every platform with at least one device, each with its description, devices and
+  // Impls. Called once; none where the driver is missing (not an error).
+  virtual void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) = 0;
+  // Whether one context may hold several distinct devices.
+  virtual bool multiDeviceContexts() const { return false; }
+  // Whether a launch may have a non-zero global offset.
+  virtual bool globalOffsets() const { return false; }
+  // Whether the backend runs images the shim lowered (OpenCL only).
+  virtual bool runsLoweredImages() const { return false; }
+  virtual pi_result createContext(_pi_context &Context, std::unique_ptr<ContextImpl> &Impl) = 0;
+  // Frees what the adapter keeps for the process (piTearDown); handles stay valid.
+  virtual void tearDown() {}
+};
+
+// The backend's factory, defined once by each adapter.
+std::unique_ptr<Backend> makeBackend();
+// The adapter's backend, made on first use.
+Backend &backend();
+
+// Messages the backends share.
+pi_result unknownKernel(const char *Name, const _pi_program &Program);
+// Where a device-global location points: the device address, or the buffer plus
+// the offset.
+template <typename Pointer> Pointer locationAddress(const DeviceGlobalLocation &Location) {
+  return reinterpret_cast<Pointer>(static_cast<uintptr_t>(Location.Address));
+}
+
+} // namespace dglink::core

@@ -1,0 +1,243 @@
+// The objects behind every PI handle of an adapter built on the core: the dispatch
+// pointer first (the dispatch layer routes by it), a type tag with the handle's
+// live/released state, the reference count, what the contract needs to know of the
+// object, and the backend's part (the *Impl object, backend.h).
+#pragma once
+
+#include <dglink/pi.h>
+#include <dglink/support/device_global.h>
+#include <dglink/support/error.h>
+#include <dglink/support/image.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dglink::core {
+
+class PlatformImpl;
+class DeviceImpl;
+class ContextImpl;
+class QueueImpl;
+class MemImpl;
+class ProgramImpl;
+class KernelImpl;
+class EventImpl;
+
+// The table every handle of this adapter points at (entry_points.cpp): one per
+// adapter library, since each links its own copy of the core.
+extern const pi_plugin_functions DispatchTable;
+
+enum class HandleKind : uint32_t {
+  Platform = 1,
+  Device,
+  Context,
+  Queue,
+  Mem,
+  Program,
+  Kernel,
+  Event
+};
+
+// "queue", "program", ...
+const char *kindName(HandleKind Kind);
+
+// A live handle's tag is LiveTag | kind; a released one keeps ReleasedTag | kind
+// while it sits in the quarantine (handles.cpp), so that a call with it is refused
+// by name instead of reading freed memory.
+inline constexpr uint32_t LiveTag = 0xD6100000u;
+inline constexpr uint32_t ReleasedTag = 0xDEAD0000u;
+inline constexpr uint32_t TagKindMask = 0xFFFFu;
+
+struct HandleHeader {
+  const pi_plugin_functions *Dispatch = &DispatchTable;
+  std::atomic<uint32_t> Tag;
+  std::atomic<pi_uint32> RefCount{1};
+
+  explicit HandleHeader(HandleKind Kind) : Tag(LiveTag | static_cast<uint32_t>(Kind)) {}
+  HandleHeader(const HandleHeader &) = delete;
+  HandleHeader &operator=(const HandleHeader &) = delete;
+};
+
+// What a device says of itself, filled once by the backend at discovery; the core
+// answers piDeviceGetInfo from it.
+struct DeviceDescription {
+  pi_device_type Type = PI_DEVICE_TYPE_GPU;
+  pi_uint32 VendorId = 0;
+  pi_uint32 ComputeUnits = 0;
+  size_t MaxWorkGroupSize = 1;
+  size_t MaxWorkItemSizes[3] = {1, 1, 1};
+  pi_uint64 GlobalMemSize = 0;
+  pi_bitfield DoubleFpConfig = 0;
+  bool CompilerAvailable = true;
+  bool LinkerAvailable = false;
+  bool ExecutesKernels = true;
+  std::string Name, Vendor, DriverVersion, Version, Extensions, IlVersion;
+  std::string LinkFormats;  // space separated image targets this device links
+  std::string ImageFormats; // ... builds and runs, linked or not
+  pi_usm_capabilities HostUsm = 0, DeviceUsm = 0, SharedUsm = 0;
+  // The largest alignment piextUSM*Alloc accepts per kind (0: any power of two).
+  pi_uint32 MaxHostUsmAlignment = 0, MaxDeviceUsmAlignment = 0, MaxSharedUsmAlignment = 0;
+  pi_device_global_mechanism DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NONE;
+  pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
+};
+
+struct PlatformDescription {
+  std::string Name, Vendor, Version, Profile = "FULL_PROFILE", Extensions;
+};
+
+} // namespace dglink::core
+
+// Root objects: made at discovery, never released.
+struct _pi_platform : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Platform;
+  _pi_platform() : HandleHeader(Kind) {}
+  dglink::core::PlatformDescription Description;
+  std::vector<_pi_device *> Devices;
+  std::unique_ptr<dglink::core::PlatformImpl> Impl;
+};
+
+struct _pi_device : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Device;
+  _pi_device() : HandleHeader(Kind) {}
+  _pi_platform *Platform = nullptr;
+  dglink::core::DeviceDescription Description;
+  std::unique_ptr<dglink::core::DeviceImpl> Impl;
+};
+
+struct _pi_context : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Context;
+  _pi_context() : HandleHeader(Kind) {}
+  _pi_platform *Platform = nullptr;
+  std::vector<_pi_device *> Devices;
+  std::unique_ptr<dglink::core::ContextImpl> Impl;
+
+  bool hasDevice(const _pi_device *Device) const;
+};
+
+struct _pi_queue : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Queue;
+  _pi_queue() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  _pi_device *Device = nullptr;
+  pi_queue_properties Properties = 0;
+  std::unique_ptr<dglink::core::QueueImpl> Impl;
+};
+
+struct _pi_mem : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Mem;
+  _pi_mem() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  size_t Size = 0;
+  std::unique_ptr<dglink::core::MemImpl> Impl;
+};
+
+// Where a device global's bytes are, as the backend found them: a device address,
+// or an offset into a buffer the backend owns (OpenCL's lowered storage).
+struct DeviceGlobalLocation {
+  uint64_t Address = 0;
+  void *Buffer = nullptr;
+};
+
+struct _pi_program : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Program;
+  _pi_program() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  std::vector<_pi_device *> Devices;
+  pi_device_binary_format Format = PI_DEVICE_BINARY_TYPE_NONE;
+  std::string Target;
+  std::vector<uint8_t> Binary; // as created, or what a link produced
+  dglink::ImageMetadata Metadata;
+
+  mutable std::mutex Mutex; // build, compile, link output, log and kernel names
+  std::string Options;
+  std::string Log;
+  pi_program_build_status BuildStatus = PI_PROGRAM_BUILD_STATUS_NONE;
+  pi_program_binary_type BinaryType = PI_PROGRAM_BINARY_TYPE_NONE;
+  std::vector<std::string> KernelNames;
+  bool LinkFailed = false; // the output of a failed link: a log, no code
+  // Set once by a successful build or link, then read without the mutex.
+  std::atomic<bool> Executable{false};
+
+  dglink::DeviceGlobalCache<DeviceGlobalLocation> Globals;
+  std::unique_ptr<dglink::core::ProgramImpl> Impl;
+
+  bool hasDevice(const _pi_device *Device) const;
+};
+
+struct _pi_kernel : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Kernel;
+  _pi_kernel() : HandleHeader(Kind) {}
+  _pi_program *Program = nullptr; // retained
+  std::string Name;
+  std::unique_ptr<dglink::core::KernelImpl> Impl;
+};
+
+struct _pi_event : dglink::core::HandleHeader {
+  static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Event;
+  _pi_event() : HandleHeader(Kind) {}
+  _pi_queue *Queue = nullptr; // retained
+  _pi_context *Context = nullptr;
+  std::unique_ptr<dglink::core::EventImpl> Impl;
+};
+
+namespace dglink::core {
+
+// The adapter's name in messages ("not a handle of the Level Zero adapter"), from
+// the backend.
+const char *adapterLabel();
+
+// What a handle argument is, without trusting it beyond its first 16 bytes.
+enum class HandleState { Null, Foreign, Live, Released, OtherKind };
+HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *Actual);
+
+// Null, foreign, released and wrong-kind handles are refused with Code and a message
+// naming the function and argument (the contract's INVALID_<TYPE>).
+pi_result refuseHandle(HandleState State, HandleKind Expected, HandleKind Actual, pi_result Code,
+                       const char *Function, const char *Argument);
+
+template <typename Handle>
+inline pi_result checkHandle(Handle *H, pi_result Code, const char *Function,
+                             const char *Argument) {
+  HandleKind Actual = Handle::Kind;
+  const HandleState State = inspectHandle(H, Handle::Kind, &Actual);
+  if (__builtin_expect(State == HandleState::Live, 1))
+    return PI_SUCCESS;
+  return refuseHandle(State, Handle::Kind, Actual, Code, Function, Argument);
+}
+
+// True when H is a live handle of this adapter of H's kind.
+template <typename Handle> inline bool isLive(const Handle *H) {
+  return inspectHandle(H, Handle::Kind, nullptr) == HandleState::Live;
+}
+
+// Reference counting: retain adds one; release drops one and, with the last,
+// destroys the backend part, drops the handle's references to its parents and
+// moves the handle into the quarantine.
+template <typename Handle> inline void retain(Handle *H) {
+  H->RefCount.fetch_add(1, std::memory_order_relaxed);
+}
+void release(_pi_context *Context);
+void release(_pi_queue *Queue);
+void release(_pi_mem *Mem);
+void release(_pi_program *Program);
+void release(_pi_kernel *Kernel);
+void release(_pi_event *Event);
+
+// Makes a handle (an allocation point of the fault injection, below).
+template <typename Handle> std::unique_ptr<Handle> makeHandle();
+
+// Test-only fault injection: the N-th allocation point reached on this thread from
+// now on throws std::bad_alloc, as an allocation of the adapter would. Every export
+// passes one point first, and every handle allocation is one. 0 disarms.
+void armAllocationFailure(unsigned N);
+void allocationPoint();
+
+} // namespace dglink::core
+
+// Checks a handle argument, naming it after the expression.
+#define DGLINK_CHECK_HANDLE(Handle, Code)                                                          \
+  DGLINK_TRY(::dglink::core::checkHandle((Handle), (Code), __func__, #Handle))

@@ -1,0 +1,183 @@
+// Kernels and launches: handles, argument and launch-shape checks; the backend sets
+// arguments and submits.
+#include "entry.h"
+
+using namespace dglink::core;
+
+namespace {
+
+// The launch's shape checked against the device and the kernel: dimensions, global
+// sizes, offsets (where the backend takes none), local sizes that divide the global
+// ones within the device's work-item sizes and the kernel's group size.
+pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uint32 WorkDim,
+                      const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
+                      const size_t *LocalWorkSize, LaunchShape &Shape) {
+  const char *Function = "piEnqueueKernelLaunch";
+  if (WorkDim < 1 || WorkDim > 3)
+    return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION, "{}: work dimension {} is not 1, 2 or 3",
+                        Function, WorkDim);
+  if (GlobalWorkSize == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                        "{}: argument 'GlobalWorkSize' is null", Function);
+  Shape.Dimensions = WorkDim;
+  for (pi_uint32 D = 0; D < WorkDim; ++D) {
+    if (GlobalWorkSize[D] == 0)
+      return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE, "{}: global size 0 in dimension {}",
+                          Function, D);
+    Shape.Global[D] = GlobalWorkSize[D];
+    if (GlobalWorkOffset == nullptr || GlobalWorkOffset[D] == 0)
+      continue;
+    if (!backend().globalOffsets())
+      return dglink::fail(PI_ERROR_INVALID_GLOBAL_OFFSET,
+                          "{}: global offset {} in dimension {}: the {} adapter launches with "
+                          "offset 0 only",
+                          Function, GlobalWorkOffset[D], D, adapterLabel());
+    Shape.Offset[D] = GlobalWorkOffset[D];
+  }
+  if (LocalWorkSize == nullptr)
+    return PI_SUCCESS;
+  Shape.LocalGiven = true;
+  size_t Threads = 1;
+  for (pi_uint32 D = 0; D < WorkDim; ++D) {
+    if (LocalWorkSize[D] == 0 || Shape.Global[D] % LocalWorkSize[D] != 0)
+      return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                          "{}: local size {} does not divide global size {} in dimension {}",
+                          Function, LocalWorkSize[D], Shape.Global[D], D);
+    if (LocalWorkSize[D] > Device.Description.MaxWorkItemSizes[D])
+      return dglink::fail(PI_ERROR_INVALID_WORK_ITEM_SIZE,
+                          "{}: local size {} exceeds {} in dimension {}", Function,
+                          LocalWorkSize[D], Device.Description.MaxWorkItemSizes[D], D);
+    Shape.Local[D] = LocalWorkSize[D];
+    Threads *= LocalWorkSize[D];
+  }
+  const size_t Limit = std::min(Kernel.Impl->maxGroupSize(), Device.Description.MaxWorkGroupSize);
+  if (Threads > Limit)
+    return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                        "{}: {} work-items per group, kernel '{}' allows {} on device '{}'",
+                        Function, Threads, dglink::clip(Kernel.Name), Limit,
+                        Device.Description.Name);
+  return PI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+PI_API_EXPORT pi_result piKernelCreate(pi_program Program, const char *KernelName,
+                                       pi_kernel *RetKernel) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_CHECK_NOT_NULL(KernelName, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(RetKernel, PI_ERROR_INVALID_VALUE);
+  if (!Program->Executable.load(std::memory_order_acquire))
+    return dglink::fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                        "piKernelCreate: program {} is not an executable (build it, or link its "
+                        "compiled objects, first)",
+                        fmt::ptr(Program));
+  std::unique_ptr<_pi_kernel> Kernel = makeHandle<_pi_kernel>();
+  Kernel->Program = Program;
+  Kernel->Name = KernelName;
+  DGLINK_TRY(Program->Impl->createKernel(*Program, KernelName, Kernel->Impl));
+  retain(Program);
+  *RetKernel = Kernel.release();
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex, size_t ArgSize,
+                                       const void *ArgValue) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  return Kernel->Impl->setArgument(__func__, ArgIndex, ArgSize, ArgValue);
+}
+DGLINK_CATCH_ALL
+
+// ArgValue points at the pointer value, like any by-value argument.
+PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 ArgIndex,
+                                                 size_t ArgSize, const void *ArgValue) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  return Kernel->Impl->setArgument(__func__, ArgIndex, ArgSize, ArgValue);
+}
+DGLINK_CATCH_ALL
+
+// A null buffer is a null pointer, as in OpenCL.
+PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_uint32 ArgIndex,
+                                                const pi_mem *ArgValue) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  _pi_mem *Buffer = ArgValue != nullptr ? *ArgValue : nullptr;
+  if (Buffer != nullptr)
+    DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, __func__, "*ArgValue"));
+  return Kernel->Impl->setBufferArgument(__func__, ArgIndex, Buffer);
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piKernelGetInfo(pi_kernel Kernel, pi_kernel_info ParamName,
+                                        size_t ParamValueSize, void *ParamValue,
+                                        size_t *ParamValueSizeRet) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  auto Value = [&](auto V) {
+    return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case PI_KERNEL_INFO_FUNCTION_NAME:
+    return dglink::returnInfoString(Kernel->Name, ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_KERNEL_INFO_NUM_ARGS:
+    return Value(Kernel->Impl->numArguments());
+  case PI_KERNEL_INFO_REFERENCE_COUNT:
+    return Value(Kernel->RefCount.load());
+  case PI_KERNEL_INFO_CONTEXT:
+    return Value(static_cast<pi_context>(Kernel->Program->Context));
+  case PI_KERNEL_INFO_PROGRAM:
+    return Value(static_cast<pi_program>(Kernel->Program));
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piKernelGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piKernelRetain(pi_kernel Kernel) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  retain(Kernel);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  release(Kernel);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel,
+                                              pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
+                                              const size_t *GlobalWorkSize,
+                                              const size_t *LocalWorkSize,
+                                              pi_uint32 NumEventsInWaitList,
+                                              const pi_event *EventWaitList,
+                                              pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  if (!Kernel->Program->hasDevice(Queue->Device))
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT,
+                        "piEnqueueKernelLaunch: kernel '{}' is not built for device '{}' of the "
+                        "queue",
+                        dglink::clip(Kernel->Name), Queue->Device->Description.Name);
+  LaunchShape Shape;
+  DGLINK_TRY(checkLaunch(*Queue->Device, *Kernel, WorkDim, GlobalWorkOffset, GlobalWorkSize,
+                         LocalWorkSize, Shape));
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, NumEventsInWaitList, EventWaitList, false, Event,
+                [&](const Enqueue &Request) {
+                  return Queue->Impl->launch(*Kernel, Shape, Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+} // extern "C"

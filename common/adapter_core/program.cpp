@@ -1,0 +1,433 @@
+// Programs: creation from IL, binaries and device images, build, compile, link with
+// the images' symbol tables resolved first, info and build logs. The backend reads
+// and links the code; everything else is here.
+#include "entry.h"
+
+#include <dglink/support/link.h>
+#include <dglink/support/log.h>
+
+#include <cstring>
+
+using namespace dglink::core;
+
+namespace {
+
+void notify(void (*PfnNotify)(pi_program, void *), pi_program Program, void *UserData) {
+  if (PfnNotify != nullptr)
+    PfnNotify(Program, UserData);
+}
+
+const char *formatName(pi_device_binary_format Format) {
+  switch (Format) {
+  case PI_DEVICE_BINARY_TYPE_NATIVE:
+    return "native";
+  case PI_DEVICE_BINARY_TYPE_SPIRV:
+    return "SPIR-V";
+  case PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE:
+    return "LLVM bitcode";
+  case PI_DEVICE_BINARY_TYPE_NONE:
+    break;
+  }
+  return "unknown";
+}
+
+// A program of Context for Devices (none: the context's) from Source, which the
+// backend accepts or refuses first. The caller adds the metadata, then hands the
+// program out with adopt.
+pi_result newProgram(const char *Function, pi_context Context, pi_uint32 NumDevices,
+                     const pi_device *Devices, const ProgramSource &Source,
+                     std::unique_ptr<_pi_program> &Program) {
+  Program = makeHandle<_pi_program>();
+  Program->Context = Context;
+  if (NumDevices == 0)
+    Program->Devices = Context->Devices;
+  else
+    for (pi_uint32 I = 0; I < NumDevices; ++I)
+      if (!Program->hasDevice(Devices[I]))
+        Program->Devices.push_back(Devices[I]);
+  if (Source.Target != nullptr && *Source.Target != '\0')
+    Program->Target = Source.Target;
+  if (Source.Data != nullptr)
+    Program->Binary.assign(Source.Data, Source.Data + Source.Size);
+  return Context->Impl->createProgram(Function, Source, *Program);
+}
+
+pi_result refuseLowered(const char *Function, const dglink::ImageMetadata &Metadata) {
+  if (backend().runsLoweredImages())
+    return PI_SUCCESS;
+  return dglink::refuseLoweredImage(Function, Metadata);
+}
+
+pi_result adopt(std::unique_ptr<_pi_program> &Program, pi_program *RetProgram) {
+  retain(Program->Context);
+  *RetProgram = Program.release();
+  return PI_SUCCESS;
+}
+
+// Metadata of a linked program: every input's exports and device globals.
+dglink::ImageMetadata mergeMetadata(const std::vector<const dglink::ImageMetadata *> &Inputs) {
+  dglink::ImageMetadata Merged;
+  for (const dglink::ImageMetadata *Input : Inputs) {
+    Merged.HasSymbolTables = Merged.HasSymbolTables || Input->HasSymbolTables;
+    Merged.Exported.insert(Merged.Exported.end(), Input->Exported.begin(), Input->Exported.end());
+    Merged.DeviceGlobals.insert(Input->DeviceGlobals.begin(), Input->DeviceGlobals.end());
+    for (const auto &[SetName, Properties] : Input->RawSets)
+      Merged.RawSets[SetName].insert(Properties.begin(), Properties.end());
+  }
+  return Merged;
+}
+
+} // namespace
+
+extern "C" {
+
+PI_API_EXPORT pi_result piProgramCreate(pi_context Context, const void *IL, size_t Length,
+                                        pi_program *RetProgram) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  DGLINK_CHECK_NOT_NULL(IL, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
+  if (Length == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramCreate: argument 'Length' is 0");
+  ProgramSource Source;
+  Source.From = ProgramSource::Origin::IL;
+  Source.Data = static_cast<const unsigned char *>(IL);
+  Source.Size = Length;
+  std::unique_ptr<_pi_program> Program;
+  DGLINK_TRY(newProgram(__func__, Context, 0, nullptr, Source, Program));
+  return adopt(Program, RetProgram);
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramCreateWithBinary(
+    pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList, const size_t *Lengths,
+    const unsigned char **Binaries, size_t NumMetadataEntries,
+    const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus,
+    pi_program *RetProgram) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
+  if (NumDevices == 0 || DeviceList == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piProgramCreateWithBinary: {} devices, list pointer {}", NumDevices,
+                        DeviceList == nullptr ? "null" : "not null");
+  DGLINK_TRY(checkDeviceList(__func__, *Context, NumDevices, DeviceList));
+  DGLINK_CHECK_NOT_NULL(Lengths, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(Binaries, PI_ERROR_INVALID_VALUE);
+  if (Binaries[0] == nullptr || Lengths[0] == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piProgramCreateWithBinary: binary 0 is null or empty");
+  dglink::ImageMetadata Properties;
+  DGLINK_TRY(dglink::readFlatMetadata(NumMetadataEntries, Metadata, Properties));
+  DGLINK_TRY(refuseLowered(__func__, Properties));
+  ProgramSource Source;
+  Source.From = ProgramSource::Origin::Binary;
+  Source.Data = Binaries[0];
+  Source.Size = Lengths[0];
+  std::unique_ptr<_pi_program> Program;
+  const pi_result Result = newProgram(__func__, Context, NumDevices, DeviceList, Source, Program);
+  if (BinaryStatus != nullptr)
+    for (pi_uint32 I = 0; I < NumDevices; ++I)
+      BinaryStatus[I] = Result;
+  DGLINK_TRY(Result);
+  Program->Metadata = std::move(Properties);
+  return adopt(Program, RetProgram);
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Context, pi_uint32 NumDevices,
+                                                    const pi_device *DeviceList,
+                                                    const _pi_device_binary_struct *Image,
+                                                    pi_program *RetProgram) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  DGLINK_CHECK_NOT_NULL(Image, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
+  DGLINK_TRY(checkDeviceList(__func__, *Context, NumDevices, DeviceList));
+  ProgramSource Source;
+  Source.From = ProgramSource::Origin::Image;
+  Source.DeclaredFormat = static_cast<pi_device_binary_format>(Image->Format);
+  Source.Target = Image->DeviceTargetSpec;
+  Source.Data = Image->BinaryStart;
+  Source.Size = Image->BinaryStart != nullptr && Image->BinaryEnd > Image->BinaryStart
+                    ? static_cast<size_t>(Image->BinaryEnd - Image->BinaryStart)
+                    : 0;
+  // The backend refuses what it cannot run (and an empty byte range) before the
+  // image's properties are read.
+  std::unique_ptr<_pi_program> Program;
+  DGLINK_TRY(newProgram(__func__, Context, NumDevices, DeviceList, Source, Program));
+  DGLINK_TRY(dglink::readImageMetadata(*Image, Program->Metadata));
+  DGLINK_TRY(refuseLowered(__func__, Program->Metadata));
+  if (Image->CompileOptions != nullptr)
+    Program->Options = Image->CompileOptions;
+  return adopt(Program, RetProgram);
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
+                                       const pi_device *DeviceList, const char *Options,
+                                       void (*PfnNotify)(pi_program, void *),
+                                       void *UserData) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_TRY(checkDeviceList(__func__, *Program->Context, NumDevices, DeviceList));
+  pi_result Result = PI_SUCCESS;
+  {
+    std::lock_guard<std::mutex> Lock(Program->Mutex);
+    if (Program->Executable.load()) {
+      notify(PfnNotify, Program, UserData);
+      return PI_SUCCESS; // already executable
+    }
+    // The output of a failed link has no code, only the log naming its symbols.
+    if (Program->LinkFailed)
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "piProgramBuild: program {} is the result of a failed link and has no "
+                          "code; see its build log",
+                          fmt::ptr(Program));
+    if (Options != nullptr)
+      Program->Options = Options;
+    std::string Log;
+    Result = Program->Impl->build(*Program, Program->Options, Log);
+    Program->Log = std::move(Log);
+    if (Result == PI_SUCCESS) {
+      Program->BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+      Program->BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      Program->Executable.store(true, std::memory_order_release);
+    } else {
+      Program->BuildStatus = PI_PROGRAM_BUILD_STATUS_ERROR;
+    }
+  }
+  notify(PfnNotify, Program, UserData);
+  return Result;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevices,
+                                         const pi_device *DeviceList, const char *Options,
+                                         pi_uint32 NumInputHeaders,
+                                         const pi_program *InputHeaders,
+                                         const char **HeaderIncludeNames,
+                                         void (*PfnNotify)(pi_program, void *),
+                                         void *UserData) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_TRY(checkDeviceList(__func__, *Program->Context, NumDevices, DeviceList));
+  if (NumInputHeaders != 0)
+    return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                        "piProgramCompile: {} images are compiled already; input headers cannot "
+                        "apply",
+                        adapterLabel());
+  pi_result Result = PI_SUCCESS;
+  {
+    std::lock_guard<std::mutex> Lock(Program->Mutex);
+    if (Program->Executable.load())
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "piProgramCompile: program {} is built already", fmt::ptr(Program));
+    if (Program->LinkFailed)
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "piProgramCompile: program {} is the result of a failed link and has "
+                          "no code; see its build log",
+                          fmt::ptr(Program));
+    if (Options != nullptr && *Options != '\0')
+      Program->Options = Options;
+    std::string Log;
+    Result = Program->Impl->compile(*Program, Program->Options, Log);
+    Program->Log = std::move(Log);
+    Program->BuildStatus =
+        Result == PI_SUCCESS ? PI_PROGRAM_BUILD_STATUS_SUCCESS : PI_PROGRAM_BUILD_STATUS_ERROR;
+    Program->BinaryType = Result == PI_SUCCESS ? PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                                               : PI_PROGRAM_BINARY_TYPE_NONE;
+  }
+  notify(PfnNotify, Program, UserData);
+  return Result;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
+                                      const pi_device *DeviceList, const char *Options,
+                                      pi_uint32 NumInputPrograms, const pi_program *InputPrograms,
+                                      void (*PfnNotify)(pi_program, void *), void *UserData,
+                                      pi_program *RetProgram) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  if (NumInputPrograms == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramLink: argument 'NumInputPrograms' is 0");
+  DGLINK_CHECK_NOT_NULL(InputPrograms, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
+  for (pi_uint32 I = 0; I < NumInputPrograms; ++I) {
+    HandleKind Actual = HandleKind::Program;
+    const HandleState State = inspectHandle(InputPrograms[I], HandleKind::Program, &Actual);
+    if (State != HandleState::Live)
+      return dglink::fail(PI_ERROR_INVALID_PROGRAM, "piProgramLink: InputPrograms[{}] is {}", I,
+                          State == HandleState::Null       ? "null"
+                          : State == HandleState::Released ? "a program that was released"
+                          : State == HandleState::OtherKind
+                              ? fmt::format("a {}, not a program", kindName(Actual))
+                              : fmt::format("not a program of the {} adapter", adapterLabel()));
+    for (_pi_device *Device : InputPrograms[I]->Devices)
+      if (!Context->hasDevice(Device))
+        return dglink::fail(PI_ERROR_INVALID_PROGRAM,
+                            "piProgramLink: InputPrograms[{}] belongs to another device", I);
+  }
+  for (pi_uint32 I = 1; I < NumInputPrograms; ++I)
+    if (InputPrograms[I]->Target != InputPrograms[0]->Target ||
+        InputPrograms[I]->Format != InputPrograms[0]->Format)
+      return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                          "piProgramLink: inputs of formats '{}' ({}) and '{}' ({}) cannot be "
+                          "linked together",
+                          InputPrograms[0]->Target, formatName(InputPrograms[0]->Format),
+                          InputPrograms[I]->Target, formatName(InputPrograms[I]->Format));
+  DGLINK_TRY(checkDeviceList(__func__, *Context, NumDevices, DeviceList));
+
+  // What the images say they import and export, checked before the driver's linker
+  // so that the log names every symbol on every backend alike.
+  std::vector<const dglink::ImageMetadata *> Metadata;
+  for (pi_uint32 I = 0; I < NumInputPrograms; ++I)
+    Metadata.push_back(&InputPrograms[I]->Metadata);
+  const dglink::LinkProblems Problems = dglink::resolveImports(Metadata);
+
+  std::unique_ptr<_pi_program> Output = makeHandle<_pi_program>();
+  Output->Context = Context;
+  Output->Devices = Context->Devices;
+  Output->Format = InputPrograms[0]->Format;
+  Output->Target = InputPrograms[0]->Target;
+  Output->Metadata = mergeMetadata(Metadata);
+  if (Options != nullptr)
+    Output->Options = Options;
+  Output->Log = Problems.describe();
+
+  LinkRequest Request{std::vector<_pi_program *>(InputPrograms, InputPrograms + NumInputPrograms),
+                      Output->Options, !Problems.ok(), *Output};
+  pi_result Result = Context->Impl->link(Request);
+  // The output exists when the link failed (its build log says why), not when the
+  // linker could not run at all.
+  if (Result == PI_ERROR_LINKER_NOT_AVAILABLE || Result == PI_ERROR_OUT_OF_HOST_MEMORY)
+    return Result;
+  if (!Problems.ok())
+    Result = dglink::fail(PI_ERROR_LINK_PROGRAM_FAILURE, "piProgramLink: {}", Problems.describe());
+  else if (Result != PI_SUCCESS)
+    Result = dglink::fail(PI_ERROR_LINK_PROGRAM_FAILURE, "piProgramLink: {}",
+                          dglink::lastErrorMessage());
+  if (Result == PI_SUCCESS) {
+    Output->BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+    Output->BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    Output->Executable.store(true, std::memory_order_release);
+  } else {
+    Output->Impl.reset();
+    Output->KernelNames.clear();
+    Output->LinkFailed = true;
+    Output->BuildStatus = PI_PROGRAM_BUILD_STATUS_ERROR;
+    dglink::logger().debug("{}: link failed: {}", backend().name(), Output->Log);
+  }
+  retain(Context);
+  *RetProgram = Output.release();
+  notify(PfnNotify, *RetProgram, UserData);
+  return Result;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info ParamName,
+                                         size_t ParamValueSize, void *ParamValue,
+                                         size_t *ParamValueSizeRet) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  auto Value = [&](auto V) {
+    return dglink::returnInfo(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  std::lock_guard<std::mutex> Lock(Program->Mutex);
+  switch (ParamName) {
+  case PI_PROGRAM_INFO_REFERENCE_COUNT:
+    return Value(Program->RefCount.load());
+  case PI_PROGRAM_INFO_CONTEXT:
+    return Value(static_cast<pi_context>(Program->Context));
+  case PI_PROGRAM_INFO_NUM_DEVICES:
+    return Value(static_cast<pi_uint32>(Program->Devices.size()));
+  case PI_PROGRAM_INFO_DEVICES:
+    return dglink::returnInfoArray(Program->Devices, ParamValueSize, ParamValue,
+                                   ParamValueSizeRet);
+  case PI_PROGRAM_INFO_BINARY_SIZES: {
+    // One binary per device: the same bytes for each.
+    const std::vector<size_t> Sizes(Program->Devices.size(), Program->Binary.size());
+    return dglink::returnInfoArray(Sizes, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case PI_PROGRAM_INFO_BINARIES: {
+    // ParamValue is an array of one pointer per device to memory of BINARY_SIZES bytes.
+    const size_t Needed = Program->Devices.size() * sizeof(unsigned char *);
+    if (ParamValue != nullptr && ParamValueSize < Needed)
+      return dglink::fail(PI_ERROR_INVALID_VALUE,
+                          "piProgramGetInfo: room for {} binary pointers is needed",
+                          Program->Devices.size());
+    for (size_t I = 0; ParamValue != nullptr && I < Program->Devices.size(); ++I) {
+      unsigned char *Target = nullptr;
+      std::memcpy(&Target, static_cast<char *>(ParamValue) + I * sizeof(Target),
+                  sizeof(Target));
+      if (Target != nullptr && !Program->Binary.empty())
+        std::memcpy(Target, Program->Binary.data(), Program->Binary.size());
+    }
+    if (ParamValueSizeRet != nullptr)
+      *ParamValueSizeRet = Needed;
+    return PI_SUCCESS;
+  }
+  case PI_PROGRAM_INFO_NUM_KERNELS:
+    return Value(Program->KernelNames.size());
+  case PI_PROGRAM_INFO_KERNEL_NAMES: {
+    std::string Names;
+    for (const std::string &Name : Program->KernelNames)
+      Names += (Names.empty() ? "" : ";") + Name;
+    return dglink::returnInfoString(Names, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case PI_EXT_PROGRAM_INFO_FORMAT:
+    return Value(Program->Format);
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_device Device,
+                                              pi_program_build_info ParamName,
+                                              size_t ParamValueSize, void *ParamValue,
+                                              size_t *ParamValueSizeRet) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  DGLINK_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
+  if (!Program->hasDevice(Device))
+    return dglink::fail(PI_ERROR_INVALID_DEVICE,
+                        "piProgramGetBuildInfo: device '{}' is not the program's device",
+                        Device->Description.Name);
+  std::lock_guard<std::mutex> Lock(Program->Mutex);
+  switch (ParamName) {
+  case PI_PROGRAM_BUILD_INFO_STATUS:
+    return dglink::returnInfo(Program->BuildStatus, ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  case PI_PROGRAM_BUILD_INFO_OPTIONS:
+    return dglink::returnInfoString(Program->Options, ParamValueSize, ParamValue,
+                                    ParamValueSizeRet);
+  case PI_PROGRAM_BUILD_INFO_LOG:
+    return dglink::returnInfoString(Program->Log, ParamValueSize, ParamValue, ParamValueSizeRet);
+  case PI_PROGRAM_BUILD_INFO_BINARY_TYPE:
+    return dglink::returnInfo(Program->BinaryType, ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  }
+  return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetBuildInfo: unknown parameter {:#x}",
+                      static_cast<unsigned>(ParamName));
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramRetain(pi_program Program) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  retain(Program);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piProgramRelease(pi_program Program) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
+  release(Program);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+} // extern "C"
