@@ -16,7 +16,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
-  clang-15 llvm-15 llvm-spirv-15 lld-15
+  clang-15 llvm-15 llvm-spirv-15 lld-15 clang-format-14 clang-tidy-14
   llvm-15-dev libllvmspirvlib-15-dev libze-dev
   libamdhip64-dev libamd-comgr-dev rocm-device-libs
 )
@@ -62,7 +62,9 @@ conform)
   ;;
 test)
   install_packages
+  bash "$root/scripts/check-format.sh"
   configure_and_build "$build"
+  bash "$root/scripts/check-tidy.sh" "$build"
   ctest --test-dir "$build" --output-on-failure -j "$jobs"
   # Bad input must never crash: the same tests again under the sanitizers.
   # PoCL's own allocations are not ours to police, hence no leak detection.

@@ -98,8 +98,7 @@ public:
                   const core::Enqueue &Request) override;
   pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
                  const core::Enqueue &Request) override;
-  pi_result usmCopy(void *Dst, const void *Src, size_t Size,
-                    const core::Enqueue &Request) override;
+  pi_result usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) override;
   pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
                     const core::Enqueue &Request) override;
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,

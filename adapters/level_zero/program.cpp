@@ -13,9 +13,7 @@
 namespace dglink::level_zero {
 namespace {
 
-bool isNative(const _pi_program &Program) {
-  return Program.Format == PI_DEVICE_BINARY_TYPE_NATIVE;
-}
+bool isNative(const _pi_program &Program) { return Program.Format == PI_DEVICE_BINARY_TYPE_NATIVE; }
 
 // The text of a build log handle, which is destroyed.
 std::string takeLog(ze_module_build_log_handle_t Log) {
@@ -124,8 +122,9 @@ pi_result ZeContext::createProgram(const char *Function, const core::ProgramSour
                              std::strcmp(Target, PI_DEVICE_BINARY_TARGET_UNKNOWN) == 0;
     if (!KnownTarget)
       return fail(PI_ERROR_INVALID_OPERATION,
-                  "{}: image target '{}' cannot run on Level Zero device '{}' (it runs "
-                  PI_DEVICE_BINARY_TARGET_SPIRV64 " and " PI_DEVICE_BINARY_TARGET_SPIRV64_GEN ")",
+                  "{}: image target '{}' cannot run on Level Zero device '{}' (it "
+                  "runs " PI_DEVICE_BINARY_TARGET_SPIRV64
+                  " and " PI_DEVICE_BINARY_TARGET_SPIRV64_GEN ")",
                   Function, clip(Target), Device.Description.Name);
     if (Source.Size == 0)
       return fail(PI_ERROR_INVALID_BINARY, "{}: the image's byte range is empty or invalid",
@@ -142,8 +141,7 @@ pi_result ZeContext::createProgram(const char *Function, const core::ProgramSour
       Source.From == Origin::Binary ||
       (Source.From == Origin::Image && Source.DeclaredFormat == PI_DEVICE_BINARY_TYPE_NATIVE);
   if (Format != ImageFormat::SpirV && !AllowNative)
-    return fail(PI_ERROR_INVALID_BINARY, "{}: the {} bytes are not SPIR-V", Function,
-                Source.Size);
+    return fail(PI_ERROR_INVALID_BINARY, "{}: the {} bytes are not SPIR-V", Function, Source.Size);
   Program.Format =
       Format == ImageFormat::SpirV ? PI_DEVICE_BINARY_TYPE_SPIRV : PI_DEVICE_BINARY_TYPE_NATIVE;
   if (Program.Target.empty())
@@ -178,8 +176,7 @@ pi_result ZeProgram::build(_pi_program &Program, const std::string &Options, std
 
 // The driver reads the module now, so that a bad one fails here with its log; the
 // link makes its own modules from the same bytes.
-pi_result ZeProgram::compile(_pi_program &Program, const std::string &Options,
-                             std::string &Log) {
+pi_result ZeProgram::compile(_pi_program &Program, const std::string &Options, std::string &Log) {
   ze_module_handle_t Module = nullptr;
   const pi_result Result =
       createModule(Context, Program, Options, PI_ERROR_COMPILE_PROGRAM_FAILURE, Module, Log);
@@ -193,8 +190,8 @@ pi_result ZeContext::link(core::LinkRequest &Request) {
   auto Impl = std::make_unique<ZeProgram>(*this);
   bool AnyImports = false;
   for (_pi_program *Input : Request.Inputs)
-    AnyImports = AnyImports || !Input->Metadata.Imported.empty() ||
-                 !Input->Metadata.HasSymbolTables;
+    AnyImports =
+        AnyImports || !Input->Metadata.Imported.empty() || !Input->Metadata.HasSymbolTables;
   std::vector<ze_module_handle_t> Modules;
   pi_result Result = PI_SUCCESS;
   for (size_t I = 0; I < Request.Inputs.size() && Result == PI_SUCCESS; ++I) {
@@ -205,8 +202,8 @@ pi_result ZeContext::link(core::LinkRequest &Request) {
       InputOptions = Input.Options;
     }
     ze_module_handle_t Module = nullptr;
-    Result = createModule(*this, Input, InputOptions, PI_ERROR_LINK_PROGRAM_FAILURE, Module,
-                          Output.Log);
+    Result =
+        createModule(*this, Input, InputOptions, PI_ERROR_LINK_PROGRAM_FAILURE, Module, Output.Log);
     if (Module != nullptr)
       Modules.push_back(Module);
   }
@@ -218,9 +215,9 @@ pi_result ZeContext::link(core::LinkRequest &Request) {
     Result = adoptModules(*Impl, Output, Modules);
   if (Result != PI_SUCCESS || Request.ProblemsFound) {
     destroyModules(Modules);
-    return Result == PI_SUCCESS ? PI_ERROR_LINK_PROGRAM_FAILURE
-                                : fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}\n{}",
-                                       lastErrorMessage(), Output.Log);
+    return Result == PI_SUCCESS
+               ? PI_ERROR_LINK_PROGRAM_FAILURE
+               : fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}\n{}", lastErrorMessage(), Output.Log);
   }
   Output.Impl = std::move(Impl);
   return PI_SUCCESS;
@@ -229,9 +226,8 @@ pi_result ZeContext::link(core::LinkRequest &Request) {
 // The seed's rule: the driver matches the HostAccessINTEL name (the unique id) first,
 // then the export name; where the image maps the unique id to a different symbol,
 // that symbol is asked for next.
-pi_result ZeProgram::findGlobal(_pi_program &Program, _pi_device &Device,
-                                const std::string &Name, const std::string &Symbol,
-                                core::GlobalLookup &Result) {
+pi_result ZeProgram::findGlobal(_pi_program &Program, _pi_device &Device, const std::string &Name,
+                                const std::string &Symbol, core::GlobalLookup &Result) {
   for (const std::string *Candidate : {&Name, &Symbol}) {
     if (Candidate == &Symbol && Symbol == Name)
       break;

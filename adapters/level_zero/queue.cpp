@@ -31,8 +31,8 @@ pi_result ZeQueue::append(const char *Call, const core::Enqueue &Request, bool B
   ze_result_t Result = ZE_RESULT_SUCCESS;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Result = Append(Signal, static_cast<uint32_t>(Waits.size()),
-                    Waits.empty() ? nullptr : Waits.data());
+    Result =
+        Append(Signal, static_cast<uint32_t>(Waits.size()), Waits.empty() ? nullptr : Waits.data());
   }
   if (Result != ZE_RESULT_SUCCESS) {
     if (Event != nullptr)
@@ -62,12 +62,11 @@ ZeQueue::~ZeQueue() {
   ze().zeCommandListDestroy(List);
 }
 
-pi_result ZeQueue::usmCopy(void *Dst, const void *Src, size_t Size,
-                           const core::Enqueue &Request) {
+pi_result ZeQueue::usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) {
   return append("zeCommandListAppendMemoryCopy", Request, Request.Blocking,
                 [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
-                  return ze().zeCommandListAppendMemoryCopy(List, Dst, Src, Size, Signal,
-                                                            NumWaits, Waits);
+                  return ze().zeCommandListAppendMemoryCopy(List, Dst, Src, Size, Signal, NumWaits,
+                                                            Waits);
                 });
 }
 

@@ -66,8 +66,7 @@ PI_API_EXPORT pi_result piContextGetInfo(pi_context Context, pi_context_info Par
     return dglink::returnInfo(static_cast<pi_uint32>(Context->Devices.size()), ParamValueSize,
                               ParamValue, ParamValueSizeRet);
   case PI_CONTEXT_INFO_DEVICES:
-    return dglink::returnInfoArray(Context->Devices, ParamValueSize, ParamValue,
-                                   ParamValueSizeRet);
+    return dglink::returnInfoArray(Context->Devices, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_CONTEXT_INFO_REFERENCE_COUNT:
     return dglink::returnInfo(Context->RefCount.load(), ParamValueSize, ParamValue,
                               ParamValueSizeRet);
@@ -126,8 +125,8 @@ PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info ParamName,
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   switch (ParamName) {
   case PI_QUEUE_INFO_CONTEXT:
-    return dglink::returnInfo(static_cast<pi_context>(Queue->Context), ParamValueSize,
-                              ParamValue, ParamValueSizeRet);
+    return dglink::returnInfo(static_cast<pi_context>(Queue->Context), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
   case PI_QUEUE_INFO_DEVICE:
     return dglink::returnInfo(static_cast<pi_device>(Queue->Device), ParamValueSize, ParamValue,
                               ParamValueSizeRet);

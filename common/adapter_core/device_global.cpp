@@ -13,8 +13,8 @@ namespace {
 
 using Entry = dglink::DeviceGlobalEntry<DeviceGlobalLocation>;
 
-pi_result lookup(const char *Function, _pi_program &Program, _pi_device &Device,
-                 const char *Name, const Entry *&Found) {
+pi_result lookup(const char *Function, _pi_program &Program, _pi_device &Device, const char *Name,
+                 const Entry *&Found) {
   Found = Program.Globals.find(Name, &Device);
   if (Found != nullptr)
     return PI_SUCCESS;
@@ -50,9 +50,8 @@ pi_result lookup(const char *Function, _pi_program &Program, _pi_device &Device,
 
 // Everything both entry points check before copying, in the contract's order.
 pi_result prepare(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
-                  const void *HostPointer, const char *HostPointerName, size_t Count,
-                  size_t Offset, pi_uint32 NumEvents, const pi_event *Events, bool IsWrite,
-                  const Entry *&Found) {
+                  const void *HostPointer, const char *HostPointerName, size_t Count, size_t Offset,
+                  pi_uint32 NumEvents, const pi_event *Events, bool IsWrite, const Entry *&Found) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
   DGLINK_TRY(dglink::checkDeviceGlobalPointers(Function, Name, HostPointer, HostPointerName));
@@ -76,12 +75,12 @@ extern "C" {
 
 PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
     pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
-    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList,
-    const pi_event *EventsWaitList, pi_event *Event) try {
+    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
+    pi_event *Event) try {
   DGLINK_ENTRY();
   const Entry *Found = nullptr;
-  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset,
-                     NumEventsInWaitList, EventsWaitList, true, Found));
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset, NumEventsInWaitList,
+                     EventsWaitList, true, Found));
   return submit(*Queue, NumEventsInWaitList, EventsWaitList, BlockingWrite != PI_FALSE, Event,
                 [&](const Enqueue &Request) {
                   return Queue->Impl->write(at(Found->Address, Offset), Src, Count, Request);
@@ -89,14 +88,16 @@ PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
 }
 DGLINK_CATCH_ALL
 
-PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(
-    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead, size_t Count,
-    size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
-    pi_event *Event) try {
+PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(pi_queue Queue, pi_program Program,
+                                                             const char *Name, pi_bool BlockingRead,
+                                                             size_t Count, size_t Offset, void *Dst,
+                                                             pi_uint32 NumEventsInWaitList,
+                                                             const pi_event *EventsWaitList,
+                                                             pi_event *Event) try {
   DGLINK_ENTRY();
   const Entry *Found = nullptr;
-  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset,
-                     NumEventsInWaitList, EventsWaitList, false, Found));
+  DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset, NumEventsInWaitList,
+                     EventsWaitList, false, Found));
   return submit(*Queue, NumEventsInWaitList, EventsWaitList, BlockingRead != PI_FALSE, Event,
                 [&](const Enqueue &Request) {
                   return Queue->Impl->read(Dst, at(Found->Address, Offset), Count, Request);

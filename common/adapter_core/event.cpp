@@ -9,9 +9,8 @@ pi_result enqueueMarker(const char *Function, bool Barrier, pi_queue Queue, pi_u
                         const pi_event *Events, pi_event *Event) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkWaitList(NumEvents, Events));
-  return submit(*Queue, NumEvents, Events, false, Event, [&](const Enqueue &Request) {
-    return Queue->Impl->marker(Barrier, Request);
-  });
+  return submit(*Queue, NumEvents, Events, false, Event,
+                [&](const Enqueue &Request) { return Queue->Impl->marker(Barrier, Request); });
 }
 
 } // namespace
@@ -51,8 +50,8 @@ PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info ParamName,
     return dglink::returnInfo(static_cast<pi_queue>(Event->Queue), ParamValueSize, ParamValue,
                               ParamValueSizeRet);
   case PI_EVENT_INFO_CONTEXT:
-    return dglink::returnInfo(static_cast<pi_context>(Event->Context), ParamValueSize,
-                              ParamValue, ParamValueSizeRet);
+    return dglink::returnInfo(static_cast<pi_context>(Event->Context), ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
   case PI_EVENT_INFO_REFERENCE_COUNT:
     return dglink::returnInfo(Event->RefCount.load(), ParamValueSize, ParamValue,
                               ParamValueSizeRet);

@@ -112,8 +112,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
-    return Kind == static_cast<uint32_t>(Expected) ? HandleState::Released
-                                                   : HandleState::OtherKind;
+    return Kind == static_cast<uint32_t>(Expected) ? HandleState::Released : HandleState::OtherKind;
   return HandleState::Foreign;
 }
 
@@ -129,8 +128,8 @@ pi_result refuseHandle(HandleState State, HandleKind Expected, HandleKind Actual
     return fail(Code, "{}: argument '{}' is a {} that was released", Function, Argument,
                 kindName(Expected));
   case HandleState::OtherKind:
-    return fail(Code, "{}: argument '{}' is a {}, not a {}", Function, Argument,
-                kindName(Actual), kindName(Expected));
+    return fail(Code, "{}: argument '{}' is a {}, not a {}", Function, Argument, kindName(Actual),
+                kindName(Expected));
   case HandleState::Live:
     break;
   }

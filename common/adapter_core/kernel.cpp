@@ -17,8 +17,8 @@ pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uin
     return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION, "{}: work dimension {} is not 1, 2 or 3",
                         Function, WorkDim);
   if (GlobalWorkSize == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
-                        "{}: argument 'GlobalWorkSize' is null", Function);
+    return dglink::fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE, "{}: argument 'GlobalWorkSize' is null",
+                        Function);
   Shape.Dimensions = WorkDim;
   for (pi_uint32 D = 0; D < WorkDim; ++D) {
     if (GlobalWorkSize[D] == 0)
@@ -154,13 +154,12 @@ PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) try {
 }
 DGLINK_CATCH_ALL
 
-PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel,
-                                              pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
+PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim,
+                                              const size_t *GlobalWorkOffset,
                                               const size_t *GlobalWorkSize,
                                               const size_t *LocalWorkSize,
                                               pi_uint32 NumEventsInWaitList,
-                                              const pi_event *EventWaitList,
-                                              pi_event *Event) try {
+                                              const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
@@ -173,10 +172,9 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel,
   DGLINK_TRY(checkLaunch(*Queue->Device, *Kernel, WorkDim, GlobalWorkOffset, GlobalWorkSize,
                          LocalWorkSize, Shape));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
-  return submit(*Queue, NumEventsInWaitList, EventWaitList, false, Event,
-                [&](const Enqueue &Request) {
-                  return Queue->Impl->launch(*Kernel, Shape, Request);
-                });
+  return submit(
+      *Queue, NumEventsInWaitList, EventWaitList, false, Event,
+      [&](const Enqueue &Request) { return Queue->Impl->launch(*Kernel, Shape, Request); });
 }
 DGLINK_CATCH_ALL
 

@@ -36,25 +36,23 @@ pi_result checkUsmAllocation(const char *Function, void **ResultPtr, pi_context 
     return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: argument 'ResultPtr' is null", Function);
   DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
   if (Properties != nullptr && Properties[0] != 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: USM property {:#x} is not supported",
-                        Function, static_cast<unsigned long long>(Properties[0]));
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: USM property {:#x} is not supported", Function,
+                        static_cast<unsigned long long>(Properties[0]));
   if (Size == 0)
     return dglink::fail(PI_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'Size' is 0", Function);
   if (Kind != UsmKind::Host) {
     DGLINK_TRY(checkHandle(Device, PI_ERROR_INVALID_DEVICE, Function, "Device"));
     if (!Context->hasDevice(Device))
-      return dglink::fail(PI_ERROR_INVALID_DEVICE,
-                          "{}: device '{}' is not a device of the context", Function,
-                          Device->Description.Name);
+      return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not a device of the context",
+                          Function, Device->Description.Name);
   }
-  const DeviceDescription &D =
-      (Kind == UsmKind::Host ? Context->Devices[0] : Device)->Description;
+  const DeviceDescription &D = (Kind == UsmKind::Host ? Context->Devices[0] : Device)->Description;
   const pi_uint32 MaxAlignment = Kind == UsmKind::Host     ? D.MaxHostUsmAlignment
                                  : Kind == UsmKind::Device ? D.MaxDeviceUsmAlignment
                                                            : D.MaxSharedUsmAlignment;
   if ((Alignment & (Alignment - 1)) != 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: alignment {} is not a power of two",
-                        Function, Alignment);
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: alignment {} is not a power of two", Function,
+                        Alignment);
   if (MaxAlignment != 0 && Alignment > MaxAlignment)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "{}: alignment {} is not a power of two up to {} (what the driver "
@@ -69,11 +67,11 @@ pi_result checkUsmAllocation(const char *Function, void **ResultPtr, pi_context 
   return PI_SUCCESS;
 }
 
-pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context,
-                      pi_device Device, UsmKind Kind, const pi_usm_mem_properties *Properties,
-                      size_t Size, pi_uint32 Alignment) {
-  DGLINK_TRY(checkUsmAllocation(Function, ResultPtr, Context, Device, Kind, Properties, Size,
-                                Alignment));
+pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context, pi_device Device,
+                      UsmKind Kind, const pi_usm_mem_properties *Properties, size_t Size,
+                      pi_uint32 Alignment) {
+  DGLINK_TRY(
+      checkUsmAllocation(Function, ResultPtr, Context, Device, Kind, Properties, Size, Alignment));
   void *Pointer = nullptr;
   DGLINK_TRY(Context->Impl->allocateUsm(Kind, Device, Size, Alignment, Pointer));
   *ResultPtr = Pointer;
@@ -125,41 +123,36 @@ PI_API_EXPORT pi_result piMemRelease(pi_mem Mem) try {
 }
 DGLINK_CATCH_ALL
 
-PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem Buffer,
-                                               pi_bool BlockingRead, size_t Offset, size_t Size,
-                                               void *Dst, pi_uint32 NumEventsInWaitList,
-                                               const pi_event *EventWaitList,
-                                               pi_event *Event) try {
+PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead,
+                                               size_t Offset, size_t Size, void *Dst,
+                                               pi_uint32 NumEventsInWaitList,
+                                               const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_ENTRY();
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Dst, "Dst",
                                NumEventsInWaitList, EventWaitList));
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
-  return submit(*Queue, NumEventsInWaitList, EventWaitList, BlockingRead != PI_FALSE, Event,
-                [&](const Enqueue &Request) {
-                  return Queue->Impl->read(Dst, Location, Size, Request);
-                });
+  return submit(
+      *Queue, NumEventsInWaitList, EventWaitList, BlockingRead != PI_FALSE, Event,
+      [&](const Enqueue &Request) { return Queue->Impl->read(Dst, Location, Size, Request); });
 }
 DGLINK_CATCH_ALL
 
 PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_mem Buffer,
-                                                pi_bool BlockingWrite, size_t Offset,
-                                                size_t Size, const void *Src,
-                                                pi_uint32 NumEventsInWaitList,
+                                                pi_bool BlockingWrite, size_t Offset, size_t Size,
+                                                const void *Src, pi_uint32 NumEventsInWaitList,
                                                 const pi_event *EventWaitList,
                                                 pi_event *Event) try {
   DGLINK_ENTRY();
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Src, "Src",
                                NumEventsInWaitList, EventWaitList));
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
-  return submit(*Queue, NumEventsInWaitList, EventWaitList, BlockingWrite != PI_FALSE, Event,
-                [&](const Enqueue &Request) {
-                  return Queue->Impl->write(Location, Src, Size, Request);
-                });
+  return submit(
+      *Queue, NumEventsInWaitList, EventWaitList, BlockingWrite != PI_FALSE, Event,
+      [&](const Enqueue &Request) { return Queue->Impl->write(Location, Src, Size, Request); });
 }
 DGLINK_CATCH_ALL
 
-PI_API_EXPORT pi_result piextUSMDeviceAlloc(void **ResultPtr, pi_context Context,
-                                            pi_device Device,
+PI_API_EXPORT pi_result piextUSMDeviceAlloc(void **ResultPtr, pi_context Context, pi_device Device,
                                             const pi_usm_mem_properties *Properties, size_t Size,
                                             pi_uint32 Alignment) try {
   DGLINK_ENTRY();
@@ -177,8 +170,7 @@ PI_API_EXPORT pi_result piextUSMHostAlloc(void **ResultPtr, pi_context Context,
 }
 DGLINK_CATCH_ALL
 
-PI_API_EXPORT pi_result piextUSMSharedAlloc(void **ResultPtr, pi_context Context,
-                                            pi_device Device,
+PI_API_EXPORT pi_result piextUSMSharedAlloc(void **ResultPtr, pi_context Context, pi_device Device,
                                             const pi_usm_mem_properties *Properties, size_t Size,
                                             pi_uint32 Alignment) try {
   DGLINK_ENTRY();
@@ -200,25 +192,22 @@ DGLINK_CATCH_ALL
 PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool Blocking, void *Dst,
                                               const void *Src, size_t Size,
                                               pi_uint32 NumEventsInWaitList,
-                                              const pi_event *EventWaitList,
-                                              pi_event *Event) try {
+                                              const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
-  return submit(*Queue, NumEventsInWaitList, EventWaitList, Blocking != PI_FALSE, Event,
-                [&](const Enqueue &Request) {
-                  return Queue->Impl->usmCopy(Dst, Src, Size, Request);
-                });
+  return submit(
+      *Queue, NumEventsInWaitList, EventWaitList, Blocking != PI_FALSE, Event,
+      [&](const Enqueue &Request) { return Queue->Impl->usmCopy(Dst, Src, Size, Request); });
 }
 DGLINK_CATCH_ALL
 
 PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const void *Pattern,
                                             size_t PatternSize, size_t Size,
                                             pi_uint32 NumEventsInWaitList,
-                                            const pi_event *EventWaitList,
-                                            pi_event *Event) try {
+                                            const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Ptr, PI_ERROR_INVALID_VALUE);

@@ -102,8 +102,7 @@ DGLINK_CATCH_ALL
 PI_API_EXPORT pi_result piProgramCreateWithBinary(
     pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList, const size_t *Lengths,
     const unsigned char **Binaries, size_t NumMetadataEntries,
-    const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus,
-    pi_program *RetProgram) try {
+    const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus, pi_program *RetProgram) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   DGLINK_CHECK_NOT_NULL(RetProgram, PI_ERROR_INVALID_VALUE);
@@ -166,8 +165,7 @@ DGLINK_CATCH_ALL
 
 PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
                                        const pi_device *DeviceList, const char *Options,
-                                       void (*PfnNotify)(pi_program, void *),
-                                       void *UserData) try {
+                                       void (*PfnNotify)(pi_program, void *), void *UserData) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
   DGLINK_TRY(checkDeviceList(__func__, *Program->Context, NumDevices, DeviceList));
@@ -204,8 +202,7 @@ DGLINK_CATCH_ALL
 
 PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevices,
                                          const pi_device *DeviceList, const char *Options,
-                                         pi_uint32 NumInputHeaders,
-                                         const pi_program *InputHeaders,
+                                         pi_uint32 NumInputHeaders, const pi_program *InputHeaders,
                                          const char **HeaderIncludeNames,
                                          void (*PfnNotify)(pi_program, void *),
                                          void *UserData) try {
@@ -235,8 +232,8 @@ PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevice
     Program->Log = std::move(Log);
     Program->BuildStatus =
         Result == PI_SUCCESS ? PI_PROGRAM_BUILD_STATUS_SUCCESS : PI_PROGRAM_BUILD_STATUS_ERROR;
-    Program->BinaryType = Result == PI_SUCCESS ? PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-                                               : PI_PROGRAM_BINARY_TYPE_NONE;
+    Program->BinaryType =
+        Result == PI_SUCCESS ? PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : PI_PROGRAM_BINARY_TYPE_NONE;
   }
   notify(PfnNotify, Program, UserData);
   return Result;
@@ -343,8 +340,7 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
   case PI_PROGRAM_INFO_NUM_DEVICES:
     return Value(static_cast<pi_uint32>(Program->Devices.size()));
   case PI_PROGRAM_INFO_DEVICES:
-    return dglink::returnInfoArray(Program->Devices, ParamValueSize, ParamValue,
-                                   ParamValueSizeRet);
+    return dglink::returnInfoArray(Program->Devices, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_PROGRAM_INFO_BINARY_SIZES: {
     // One binary per device: the same bytes for each.
     const std::vector<size_t> Sizes(Program->Devices.size(), Program->Binary.size());
@@ -359,8 +355,7 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
                           Program->Devices.size());
     for (size_t I = 0; ParamValue != nullptr && I < Program->Devices.size(); ++I) {
       unsigned char *Target = nullptr;
-      std::memcpy(&Target, static_cast<char *>(ParamValue) + I * sizeof(Target),
-                  sizeof(Target));
+      std::memcpy(&Target, static_cast<char *>(ParamValue) + I * sizeof(Target), sizeof(Target));
       if (Target != nullptr && !Program->Binary.empty())
         std::memcpy(Target, Program->Binary.data(), Program->Binary.size());
     }
@@ -398,16 +393,14 @@ PI_API_EXPORT pi_result piProgramGetBuildInfo(pi_program Program, pi_device Devi
   std::lock_guard<std::mutex> Lock(Program->Mutex);
   switch (ParamName) {
   case PI_PROGRAM_BUILD_INFO_STATUS:
-    return dglink::returnInfo(Program->BuildStatus, ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
+    return dglink::returnInfo(Program->BuildStatus, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_PROGRAM_BUILD_INFO_OPTIONS:
     return dglink::returnInfoString(Program->Options, ParamValueSize, ParamValue,
                                     ParamValueSizeRet);
   case PI_PROGRAM_BUILD_INFO_LOG:
     return dglink::returnInfoString(Program->Log, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_PROGRAM_BUILD_INFO_BINARY_TYPE:
-    return dglink::returnInfo(Program->BinaryType, ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
+    return dglink::returnInfo(Program->BinaryType, ParamValueSize, ParamValue, ParamValueSizeRet);
   }
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetBuildInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));

@@ -265,15 +265,13 @@ TEST_F(OnTestDriver, HandlesOfTheWrongKindOrReleasedAreRefused) {
   ASSERT_PI_OK(piProgramBuild(Program, 1, &Device, "", nullptr, nullptr));
   int32_t Value = 0;
   // A queue where a program is expected (a segfault in the lookup cache before).
-  EXPECT_PI(PI_ERROR_INVALID_PROGRAM,
-            piextEnqueueDeviceGlobalVariableRead(Queue, reinterpret_cast<pi_program>(Queue),
-                                                 "the_uid", PI_TRUE, 4, 0, &Value, 0, nullptr,
-                                                 nullptr));
+  EXPECT_PI(PI_ERROR_INVALID_PROGRAM, piextEnqueueDeviceGlobalVariableRead(
+                                          Queue, reinterpret_cast<pi_program>(Queue), "the_uid",
+                                          PI_TRUE, 4, 0, &Value, 0, nullptr, nullptr));
   EXPECT_NE(lastError().find("is a queue, not a program"), std::string::npos) << lastError();
-  EXPECT_PI(PI_ERROR_INVALID_QUEUE,
-            piextEnqueueDeviceGlobalVariableRead(reinterpret_cast<pi_queue>(Program), Program,
-                                                 "the_uid", PI_TRUE, 4, 0, &Value, 0, nullptr,
-                                                 nullptr));
+  EXPECT_PI(PI_ERROR_INVALID_QUEUE, piextEnqueueDeviceGlobalVariableRead(
+                                        reinterpret_cast<pi_queue>(Program), Program, "the_uid",
+                                        PI_TRUE, 4, 0, &Value, 0, nullptr, nullptr));
   EXPECT_PI(PI_ERROR_INVALID_CONTEXT, piContextRetain(reinterpret_cast<pi_context>(Device)));
   EXPECT_NE(lastError().find("is a device, not a context"), std::string::npos) << lastError();
   // Memory that is no handle at all.
@@ -317,8 +315,7 @@ TEST_F(OnTestDriver, EchoedNamesAreCapped) {
             piextEnqueueDeviceGlobalVariableRead(Queue, Program, Huge.c_str(), PI_TRUE, 4, 0,
                                                  &Value, 0, nullptr, nullptr));
   EXPECT_LT(lastError().size(), 1024u) << lastError().substr(0, 200);
-  EXPECT_NE(lastError().find("(10485760 bytes)"), std::string::npos)
-      << lastError().substr(0, 400);
+  EXPECT_NE(lastError().find("(10485760 bytes)"), std::string::npos) << lastError().substr(0, 400);
   pi_kernel Kernel = nullptr;
   EXPECT_PI(PI_ERROR_INVALID_KERNEL_NAME, piKernelCreate(Program, Huge.c_str(), &Kernel));
   EXPECT_LT(lastError().size(), 1024u);
@@ -381,66 +378,138 @@ TEST_F(OnTestDriver, AllocationFailureInEveryExportIsAnError) {
       {"piPluginInit", [&] { return piPluginInit(&Plugin); }},
       {"piTearDown", [&] { return piTearDown(nullptr); }},
       {"piPlatformsGet", [&] { return piPlatformsGet(0, nullptr, &Count); }},
-      {"piPlatformGetInfo", [&] { return piPlatformGetInfo(Platform, PI_PLATFORM_INFO_NAME, sizeof(Bytes), Bytes, nullptr); }},
-      {"piDevicesGet", [&] { return piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count); }},
-      {"piDeviceGetInfo", [&] { return piDeviceGetInfo(Device, PI_DEVICE_INFO_NAME, 0, nullptr, &Size); }},
+      {"piPlatformGetInfo",
+       [&] {
+         return piPlatformGetInfo(Platform, PI_PLATFORM_INFO_NAME, sizeof(Bytes), Bytes, nullptr);
+       }},
+      {"piDevicesGet",
+       [&] { return piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count); }},
+      {"piDeviceGetInfo",
+       [&] { return piDeviceGetInfo(Device, PI_DEVICE_INFO_NAME, 0, nullptr, &Size); }},
       {"piDeviceRetain", [&] { return piDeviceRetain(Device); }},
       {"piDeviceRelease", [&] { return piDeviceRelease(Device); }},
       {"piContextCreate", [&] { return piContextCreate(nullptr, 1, &Device, &NewContext); }},
-      {"piContextGetInfo", [&] { return piContextGetInfo(Context, PI_CONTEXT_INFO_NUM_DEVICES, sizeof(Count), &Count, nullptr); }},
+      {"piContextGetInfo",
+       [&] {
+         return piContextGetInfo(Context, PI_CONTEXT_INFO_NUM_DEVICES, sizeof(Count), &Count,
+                                 nullptr);
+       }},
       {"piContextRetain", [&] { return piContextRetain(Context); }},
       {"piContextRelease", [&] { return piContextRelease(Context); }},
       {"piQueueCreate", [&] { return piQueueCreate(Context, Device, 0, &NewQueue); }},
-      {"piQueueGetInfo", [&] { return piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, 0, nullptr, &Size); }},
+      {"piQueueGetInfo",
+       [&] { return piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, 0, nullptr, &Size); }},
       {"piQueueFinish", [&] { return piQueueFinish(Queue); }},
       {"piQueueRetain", [&] { return piQueueRetain(Queue); }},
       {"piQueueRelease", [&] { return piQueueRelease(Queue); }},
-      {"piMemBufferCreate", [&] { return piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW, 16, nullptr, &NewMem); }},
+      {"piMemBufferCreate",
+       [&] { return piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW, 16, nullptr, &NewMem); }},
       {"piMemRetain", [&] { return piMemRetain(Buffer); }},
       {"piMemRelease", [&] { return piMemRelease(Buffer); }},
-      {"piEnqueueMemBufferRead", [&] { return piEnqueueMemBufferRead(Queue, Buffer, PI_TRUE, 0, 16, Bytes, 0, nullptr, nullptr); }},
-      {"piEnqueueMemBufferWrite", [&] { return piEnqueueMemBufferWrite(Queue, Buffer, PI_TRUE, 0, 16, Bytes, 0, nullptr, &NewEvent); }},
-      {"piextUSMDeviceAlloc", [&] { return piextUSMDeviceAlloc(&NewUsm, Context, Device, nullptr, 16, 0); }},
+      {"piEnqueueMemBufferRead",
+       [&] {
+         return piEnqueueMemBufferRead(Queue, Buffer, PI_TRUE, 0, 16, Bytes, 0, nullptr, nullptr);
+       }},
+      {"piEnqueueMemBufferWrite",
+       [&] {
+         return piEnqueueMemBufferWrite(Queue, Buffer, PI_TRUE, 0, 16, Bytes, 0, nullptr,
+                                        &NewEvent);
+       }},
+      {"piextUSMDeviceAlloc",
+       [&] { return piextUSMDeviceAlloc(&NewUsm, Context, Device, nullptr, 16, 0); }},
       {"piextUSMHostAlloc", [&] { return piextUSMHostAlloc(&NewUsm, Context, nullptr, 16, 0); }},
-      {"piextUSMSharedAlloc", [&] { return piextUSMSharedAlloc(&NewUsm, Context, Device, nullptr, 16, 0); }},
+      {"piextUSMSharedAlloc",
+       [&] { return piextUSMSharedAlloc(&NewUsm, Context, Device, nullptr, 16, 0); }},
       {"piextUSMFree", [&] { return piextUSMFree(Context, nullptr); }},
-      {"piextUSMEnqueueMemcpy", [&] { return piextUSMEnqueueMemcpy(Queue, PI_TRUE, Usm, Bytes, 16, 0, nullptr, nullptr); }},
-      {"piextUSMEnqueueFill", [&] { return piextUSMEnqueueFill(Queue, Usm, Bytes, 4, 16, 0, nullptr, nullptr); }},
+      {"piextUSMEnqueueMemcpy",
+       [&] { return piextUSMEnqueueMemcpy(Queue, PI_TRUE, Usm, Bytes, 16, 0, nullptr, nullptr); }},
+      {"piextUSMEnqueueFill",
+       [&] { return piextUSMEnqueueFill(Queue, Usm, Bytes, 4, 16, 0, nullptr, nullptr); }},
       {"piProgramCreate", [&] { return piProgramCreate(Context, Binary, Length, &NewProgram); }},
-      {"piProgramCreateWithBinary", [&] { return piProgramCreateWithBinary(Context, 1, &Device, &Length, &Binary, 0, nullptr, nullptr, &NewProgram); }},
-      {"piextProgramCreateWithImage", [&] {
+      {"piProgramCreateWithBinary",
+       [&] {
+         return piProgramCreateWithBinary(Context, 1, &Device, &Length, &Binary, 0, nullptr,
+                                          nullptr, &NewProgram);
+       }},
+      {"piextProgramCreateWithImage",
+       [&] {
          _pi_device_binary_struct Image = {};
          Image.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
          Image.DeviceTargetSpec = PI_DEVICE_BINARY_TARGET_SPIRV64;
          Image.BinaryStart = Binary;
          Image.BinaryEnd = Binary + Length;
-         return piextProgramCreateWithImage(Context, 0, nullptr, &Image, &NewProgram); }},
-      {"piProgramCompile", [&] { return piProgramCompile(Fresh, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr); }},
-      {"piProgramLink", [&] { return piProgramLink(Context, 0, nullptr, "", 1, &Compiled, nullptr, nullptr, &Linked); }},
+         return piextProgramCreateWithImage(Context, 0, nullptr, &Image, &NewProgram);
+       }},
+      {"piProgramCompile",
+       [&] {
+         return piProgramCompile(Fresh, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr);
+       }},
+      {"piProgramLink",
+       [&] {
+         return piProgramLink(Context, 0, nullptr, "", 1, &Compiled, nullptr, nullptr, &Linked);
+       }},
       {"piProgramBuild", [&] { return piProgramBuild(Program, 0, nullptr, "", nullptr, nullptr); }},
-      {"piProgramGetInfo", [&] { return piProgramGetInfo(Program, PI_PROGRAM_INFO_KERNEL_NAMES, 0, nullptr, &Size); }},
-      {"piProgramGetBuildInfo", [&] { return piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, 0, nullptr, &Size); }},
+      {"piProgramGetInfo",
+       [&] { return piProgramGetInfo(Program, PI_PROGRAM_INFO_KERNEL_NAMES, 0, nullptr, &Size); }},
+      {"piProgramGetBuildInfo",
+       [&] {
+         return piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, 0, nullptr,
+                                      &Size);
+       }},
       {"piProgramRetain", [&] { return piProgramRetain(Program); }},
       {"piProgramRelease", [&] { return piProgramRelease(Program); }},
       {"piKernelCreate", [&] { return piKernelCreate(Program, "k", &NewKernel); }},
-      {"piKernelSetArg", [&] { const int32_t V = 1; return piKernelSetArg(Kernel, 0, 4, &V) == PI_ERROR_OUT_OF_HOST_MEMORY ? PI_ERROR_OUT_OF_HOST_MEMORY : PI_SUCCESS; }},
-      {"piextKernelSetArgPointer", [&] { return piextKernelSetArgPointer(Kernel, 0, sizeof(Usm), &Usm) == PI_ERROR_OUT_OF_HOST_MEMORY ? PI_ERROR_OUT_OF_HOST_MEMORY : PI_SUCCESS; }},
-      {"piextKernelSetArgMemObj", [&] { return piextKernelSetArgMemObj(Kernel, 0, &Buffer) == PI_ERROR_OUT_OF_HOST_MEMORY ? PI_ERROR_OUT_OF_HOST_MEMORY : PI_SUCCESS; }},
-      {"piKernelGetInfo", [&] { return piKernelGetInfo(Kernel, PI_KERNEL_INFO_FUNCTION_NAME, 0, nullptr, &Size); }},
+      {"piKernelSetArg",
+       [&] {
+         const int32_t V = 1;
+         return piKernelSetArg(Kernel, 0, 4, &V) == PI_ERROR_OUT_OF_HOST_MEMORY
+                    ? PI_ERROR_OUT_OF_HOST_MEMORY
+                    : PI_SUCCESS;
+       }},
+      {"piextKernelSetArgPointer",
+       [&] {
+         return piextKernelSetArgPointer(Kernel, 0, sizeof(Usm), &Usm) ==
+                        PI_ERROR_OUT_OF_HOST_MEMORY
+                    ? PI_ERROR_OUT_OF_HOST_MEMORY
+                    : PI_SUCCESS;
+       }},
+      {"piextKernelSetArgMemObj",
+       [&] {
+         return piextKernelSetArgMemObj(Kernel, 0, &Buffer) == PI_ERROR_OUT_OF_HOST_MEMORY
+                    ? PI_ERROR_OUT_OF_HOST_MEMORY
+                    : PI_SUCCESS;
+       }},
+      {"piKernelGetInfo",
+       [&] { return piKernelGetInfo(Kernel, PI_KERNEL_INFO_FUNCTION_NAME, 0, nullptr, &Size); }},
       {"piKernelRetain", [&] { return piKernelRetain(Kernel); }},
       {"piKernelRelease", [&] { return piKernelRelease(Kernel); }},
       // The test driver runs no kernel: its answer, once the core let the launch through.
-      {"piEnqueueKernelLaunch", [&] {
-         const pi_result Result = piEnqueueKernelLaunch(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr);
-         return Result == PI_ERROR_UNSUPPORTED_FEATURE ? PI_SUCCESS : Result; }},
+      {"piEnqueueKernelLaunch",
+       [&] {
+         const pi_result Result = piEnqueueKernelLaunch(Queue, Kernel, 1, nullptr, &Global, nullptr,
+                                                        0, nullptr, nullptr);
+         return Result == PI_ERROR_UNSUPPORTED_FEATURE ? PI_SUCCESS : Result;
+       }},
       {"piEventsWait", [&] { return piEventsWait(1, &Event); }},
-      {"piEventGetInfo", [&] { return piEventGetInfo(Event, PI_EVENT_INFO_COMMAND_EXECUTION_STATUS, 0, nullptr, &Size); }},
+      {"piEventGetInfo",
+       [&] {
+         return piEventGetInfo(Event, PI_EVENT_INFO_COMMAND_EXECUTION_STATUS, 0, nullptr, &Size);
+       }},
       {"piEventRetain", [&] { return piEventRetain(Event); }},
       {"piEventRelease", [&] { return piEventRelease(Event); }},
       {"piEnqueueEventsWait", [&] { return piEnqueueEventsWait(Queue, 1, &Event, &NewEvent); }},
-      {"piEnqueueEventsWaitWithBarrier", [&] { return piEnqueueEventsWaitWithBarrier(Queue, 1, &Event, &NewEvent); }},
-      {"piextEnqueueDeviceGlobalVariableRead", [&] { return piextEnqueueDeviceGlobalVariableRead(Queue, Program, "the_uid", PI_TRUE, 4, 0, Bytes, 0, nullptr, nullptr); }},
-      {"piextEnqueueDeviceGlobalVariableWrite", [&] { return piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "the_symbol", PI_TRUE, 4, 0, Bytes, 0, nullptr, &NewEvent); }},
+      {"piEnqueueEventsWaitWithBarrier",
+       [&] { return piEnqueueEventsWaitWithBarrier(Queue, 1, &Event, &NewEvent); }},
+      {"piextEnqueueDeviceGlobalVariableRead",
+       [&] {
+         return piextEnqueueDeviceGlobalVariableRead(Queue, Program, "the_uid", PI_TRUE, 4, 0,
+                                                     Bytes, 0, nullptr, nullptr);
+       }},
+      {"piextEnqueueDeviceGlobalVariableWrite",
+       [&] {
+         return piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "the_symbol", PI_TRUE, 4, 0,
+                                                      Bytes, 0, nullptr, &NewEvent);
+       }},
   };
   // Every entry point of the ABI is in the list (and piPluginInit), but
   // piPluginGetLastError, checked after it.

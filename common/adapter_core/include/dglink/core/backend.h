@@ -48,7 +48,7 @@ struct ProgramSource {
   const unsigned char *Data = nullptr;
   size_t Size = 0;
   pi_device_binary_format DeclaredFormat = PI_DEVICE_BINARY_TYPE_NONE; // Image only
-  const char *Target = nullptr;                                       // Image only
+  const char *Target = nullptr;                                        // Image only
 };
 
 // What ProgramImpl::findGlobal found.
@@ -108,8 +108,7 @@ public:
   // executable yet and has code.
   virtual pi_result build(_pi_program &Program, const std::string &Options, std::string &Log) = 0;
   // Checks Program as a link input (the driver may read it now); Log as for build.
-  virtual pi_result compile(_pi_program &Program, const std::string &Options,
-                            std::string &Log) = 0;
+  virtual pi_result compile(_pi_program &Program, const std::string &Options, std::string &Log) = 0;
   // The device global Symbol (Name: its unique id) in the executable for Device.
   // Where the module does not have it, Found stays false (not an error) and
   // NotFoundReason may say what the driver answered.
@@ -162,8 +161,8 @@ public:
   // A buffer of Size bytes, with the contents of CopyFrom when it is not null.
   virtual pi_result createBuffer(size_t Size, const void *CopyFrom,
                                  std::unique_ptr<MemImpl> &Impl) = 0;
-  virtual pi_result allocateUsm(UsmKind Kind, _pi_device *Device, size_t Size,
-                                pi_uint32 Alignment, void *&Pointer) = 0;
+  virtual pi_result allocateUsm(UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
+                                void *&Pointer) = 0;
   // PI_ERROR_INVALID_VALUE where Pointer is no USM allocation of this context.
   virtual pi_result freeUsm(void *Pointer) = 0;
   // Accepts or refuses Source for this backend (naming the format and the device),

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The lint of CI: clang-tidy (Debian 12's clang-tidy-14, the root .clang-tidy, every
+# finding an error) over the sources kept to it, with the compile commands of a build
+# folder (the first argument; default build/). The list grows with the adapter core.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build}
+tidy=${CLANG_TIDY:-clang-tidy-14}
+cd "$root"
+mapfile -t files < <(git ls-files -- common/adapter_core adapters/level_zero | grep -E '\.cpp$' |
+  grep -v '/tests/')
+"$tidy" -p "$build" --quiet "${files[@]}" 2>/dev/null
+echo "check-tidy: ${#files[@]} files clean with $($tidy --version | grep -m1 version)"
