@@ -24,10 +24,7 @@ PI_API_EXPORT pi_result piContextCreate(const pi_context_properties *Properties,
     const HandleState State = inspectHandle(Devices[I], HandleKind::Device, &Actual);
     if (State != HandleState::Live)
       return dglink::fail(PI_ERROR_INVALID_DEVICE, "piContextCreate: device {} is {}", I,
-                          State == HandleState::Null ? "null"
-                          : State == HandleState::OtherKind
-                              ? fmt::format("a {}, not a device", kindName(Actual))
-                              : fmt::format("not a device of the {} adapter", adapterLabel()));
+                          describeHandle(State, HandleKind::Device, Actual));
   }
   std::vector<_pi_device *> Distinct;
   for (pi_uint32 I = 0; I < NumDevices; ++I)

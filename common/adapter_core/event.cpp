@@ -28,11 +28,7 @@ PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventL
     const HandleState State = inspectHandle(EventList[I], HandleKind::Event, &Actual);
     if (State != HandleState::Live)
       return dglink::fail(PI_ERROR_INVALID_EVENT, "piEventsWait: event {} is {}", I,
-                          State == HandleState::Null       ? "null"
-                          : State == HandleState::Released ? "an event that was released"
-                          : State == HandleState::OtherKind
-                              ? fmt::format("a {}, not an event", kindName(Actual))
-                              : fmt::format("not an event of the {} adapter", adapterLabel()));
+                          describeHandle(State, HandleKind::Event, Actual));
   }
   for (pi_uint32 I = 0; I < NumEvents; ++I)
     DGLINK_TRY(EventList[I]->Impl->wait());

@@ -5,6 +5,7 @@
 #include <dglink/support/log.h>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <new>
 
@@ -116,24 +117,32 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   return HandleState::Foreign;
 }
 
-pi_result refuseHandle(HandleState State, HandleKind Expected, HandleKind Actual, pi_result Code,
-                       const char *Function, const char *Argument) {
+std::string describeHandle(HandleState State, HandleKind Expected, HandleKind Actual) {
+  // "an event", "a queue"
+  auto Named = [](HandleKind Kind) {
+    const char *Name = kindName(Kind);
+    return fmt::format("{} {}", std::strchr("aeiou", Name[0]) != nullptr ? "an" : "a", Name);
+  };
   switch (State) {
   case HandleState::Null:
-    return fail(Code, "{}: argument '{}' is null", Function, Argument);
-  case HandleState::Foreign:
-    return fail(Code, "{}: argument '{}' is not a handle of the {} adapter", Function, Argument,
-                adapterLabel());
+    return "null";
   case HandleState::Released:
-    return fail(Code, "{}: argument '{}' is a {} that was released", Function, Argument,
-                kindName(Expected));
+    return fmt::format("{} that was released", Named(Expected));
   case HandleState::OtherKind:
-    return fail(Code, "{}: argument '{}' is a {}, not a {}", Function, Argument, kindName(Actual),
-                kindName(Expected));
+    return fmt::format("{}, not {}", Named(Actual), Named(Expected));
+  case HandleState::Foreign:
   case HandleState::Live:
     break;
   }
-  return PI_SUCCESS;
+  return fmt::format("not a handle of the {} adapter", adapterLabel());
+}
+
+pi_result refuseHandle(HandleState State, HandleKind Expected, HandleKind Actual, pi_result Code,
+                       const char *Function, const char *Argument) {
+  if (State == HandleState::Live)
+    return PI_SUCCESS;
+  return fail(Code, "{}: argument '{}' is {}", Function, Argument,
+              describeHandle(State, Expected, Actual));
 }
 
 void armAllocationFailure(unsigned N) {

@@ -42,11 +42,7 @@ pi_result checkWaitList(pi_uint32 NumEvents, const pi_event *Events) {
     if (State == HandleState::Live)
       continue;
     return fail(PI_ERROR_INVALID_EVENT_WAIT_LIST, "event wait list: entry {} is {}", I,
-                State == HandleState::Null       ? "null"
-                : State == HandleState::Released ? "an event that was released"
-                : State == HandleState::OtherKind
-                    ? fmt::format("a {}, not an event", kindName(Actual))
-                    : std::string("not an event of this adapter"));
+                describeHandle(State, HandleKind::Event, Actual));
   }
   return PI_SUCCESS;
 }
@@ -63,10 +59,7 @@ pi_result checkDeviceList(const char *Function, const _pi_context &Context, pi_u
     const HandleState State = inspectHandle(Devices[I], HandleKind::Device, &Actual);
     if (State != HandleState::Live)
       return fail(PI_ERROR_INVALID_DEVICE, "{}: device {} is {}", Function, I,
-                  State == HandleState::Null ? "null"
-                  : State == HandleState::OtherKind
-                      ? fmt::format("a {}, not a device", kindName(Actual))
-                      : fmt::format("not a device of the {} adapter", adapterLabel()));
+                  describeHandle(State, HandleKind::Device, Actual));
     if (!Context.hasDevice(Devices[I]))
       return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not a device of the context",
                   Function, Devices[I]->Description.Name);

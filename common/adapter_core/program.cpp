@@ -256,11 +256,7 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
     const HandleState State = inspectHandle(InputPrograms[I], HandleKind::Program, &Actual);
     if (State != HandleState::Live)
       return dglink::fail(PI_ERROR_INVALID_PROGRAM, "piProgramLink: InputPrograms[{}] is {}", I,
-                          State == HandleState::Null       ? "null"
-                          : State == HandleState::Released ? "a program that was released"
-                          : State == HandleState::OtherKind
-                              ? fmt::format("a {}, not a program", kindName(Actual))
-                              : fmt::format("not a program of the {} adapter", adapterLabel()));
+                          describeHandle(State, HandleKind::Program, Actual));
     for (_pi_device *Device : InputPrograms[I]->Devices)
       if (!Context->hasDevice(Device))
         return dglink::fail(PI_ERROR_INVALID_PROGRAM,

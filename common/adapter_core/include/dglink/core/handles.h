@@ -194,6 +194,10 @@ const char *adapterLabel();
 enum class HandleState { Null, Foreign, Live, Released, OtherKind };
 HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *Actual);
 
+// What a handle argument that is not live is: "null", "a queue that was released",
+// "a queue, not a program", "not a handle of the Level Zero adapter".
+std::string describeHandle(HandleState State, HandleKind Expected, HandleKind Actual);
+
 // Null, foreign, released and wrong-kind handles are refused with Code and a message
 // naming the function and argument (the contract's INVALID_<TYPE>).
 pi_result refuseHandle(HandleState State, HandleKind Expected, HandleKind Actual, pi_result Code,
