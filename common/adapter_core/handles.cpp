@@ -26,10 +26,6 @@ struct Quarantined {
 
 class Quarantine {
 public:
-  ~Quarantine() {
-    for (const Quarantined &Entry : Entries)
-      Entry.Destroy(Entry.Handle);
-  }
   template <typename Handle> void add(Handle *H) {
     H->Tag.store(ReleasedTag | static_cast<uint32_t>(Handle::Kind), std::memory_order_release);
     Quarantined Oldest{nullptr, nullptr};

@@ -213,11 +213,6 @@ inline pi_result checkHandle(Handle *H, pi_result Code, const char *Function,
   return refuseHandle(State, Handle::Kind, Actual, Code, Function, Argument);
 }
 
-// True when H is a live handle of this adapter of H's kind.
-template <typename Handle> inline bool isLive(const Handle *H) {
-  return inspectHandle(H, Handle::Kind, nullptr) == HandleState::Live;
-}
-
 // Reference counting: retain adds one; release drops one and, with the last,
 // destroys the backend part, drops the handle's references to its parents and
 // moves the handle into the quarantine.
