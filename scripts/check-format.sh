@@ -8,6 +8,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 formatter=${CLANG_FORMAT:-clang-format-14}
 formatted=(
   common/adapter_core
+  common/stream_backend
+  common/cuda_driver/cuda_code.cpp
+  common/cuda_driver/cuda_code.h
+  common/cuda_driver/cuda_stream.cpp
+  common/cuda_driver/cuda_stream.h
+  adapters/cuda/backend.cpp
+  adapters/hip/backend.cpp
+  adapters/hip/native_code_nvidia.cpp
   adapters/level_zero/backend.h
   adapters/level_zero/platform.cpp
   adapters/level_zero/context.cpp

@@ -11,14 +11,10 @@
 // CUDA's for every code the adapter tells apart, so CUresult values pass through.
 #include "hip_api.h"
 
-#include "cuda_driver.h"
+#include "cuda_stream.h"
 
 #include <dglink/support/log.h>
 
-#include <array>
-#include <atomic>
-#include <mutex>
-#include <vector>
 
 namespace dglink::hip {
 namespace {
@@ -32,13 +28,6 @@ CUmodule module(HipModule Module) { return reinterpret_cast<CUmodule>(Module); }
 CUfunction function(HipFunction Function) { return reinterpret_cast<CUfunction>(Function); }
 CUdeviceptr address(const void *Pointer) { return reinterpret_cast<CUdeviceptr>(Pointer); }
 
-// The primary context of every device, retained on first use and kept for the
-// process (as the CUDA runtime behind hipSetDevice does). Read without a lock on
-// the hot path (every entry point makes its device current).
-constexpr int MaxDevices = 64;
-std::mutex ContextsMutex; // serialises the first retain of a device's context
-std::array<std::atomic<CUcontext>, MaxDevices> Contexts{};
-
 HipError getDeviceCount(int *Count) {
   const CUresult R = cu().cuDeviceGetCount(Count);
   if (R == CUDA_SUCCESS && *Count == 0)
@@ -48,57 +37,10 @@ HipError getDeviceCount(int *Count) {
 HipError driverGetVersion(int *Version) { return err(cu().cuDriverGetVersion(Version)); }
 
 HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
-  CUdevice Device = 0;
-  if (CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
-    return err(R);
-  char Name[256] = {};
-  if (CUresult R = cu().cuDeviceGetName(Name, static_cast<int>(sizeof(Name) - 1), Device);
-      R != CUDA_SUCCESS)
-    return err(R);
-  Info.Name = Name;
-  auto Attribute = [&](CUdevice_attribute Which, int &Out) {
-    int Value = 0;
-    if (cu().cuDeviceGetAttribute(&Value, Which, Device) == CUDA_SUCCESS)
-      Out = Value;
-  };
-  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Info.ComputeMajor);
-  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Info.ComputeMinor);
-  Attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Info.MultiprocessorCount);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Info.MaxThreadsPerBlock);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, Info.MaxBlockDim[0]);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, Info.MaxBlockDim[1]);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, Info.MaxBlockDim[2]);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, Info.MaxGridDim[0]);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, Info.MaxGridDim[1]);
-  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, Info.MaxGridDim[2]);
-  if (CUresult R = cu().cuDeviceTotalMem(&Info.TotalMemory, Device); R != CUDA_SUCCESS)
-    return err(R);
-  Info.Arch = "sm_" + std::to_string(Info.ComputeMajor) + std::to_string(Info.ComputeMinor);
-  return HipSuccess;
+  return err(dglink::cuda::readDeviceInfo(Ordinal, Info));
 }
 
-HipError setDevice(int Ordinal) {
-  if (Ordinal < 0 || Ordinal >= MaxDevices)
-    return HipErrorInvalidDevice;
-  std::atomic<CUcontext> &Slot = Contexts[static_cast<size_t>(Ordinal)];
-  CUcontext Context = Slot.load(std::memory_order_acquire);
-  if (Context == nullptr) {
-    std::lock_guard<std::mutex> Lock(ContextsMutex);
-    Context = Slot.load(std::memory_order_acquire);
-    if (Context == nullptr) {
-      CUdevice Device = 0;
-      if (CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
-        return err(R);
-      if (CUresult R = cu().cuDevicePrimaryCtxRetain(&Context, Device); R != CUDA_SUCCESS)
-        return err(R);
-      Slot.store(Context, std::memory_order_release);
-    }
-  }
-  CUcontext Current = nullptr;
-  if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
-    return HipSuccess;
-  return err(cu().cuCtxSetCurrent(Context));
-}
+HipError setDevice(int Ordinal) { return err(dglink::cuda::makePrimaryCurrent(Ordinal)); }
 
 HipError streamCreateNonBlocking(HipStream *Out) {
   CUstream Stream = nullptr;
@@ -162,17 +104,8 @@ HipError memsetD32Async(void *Dst, unsigned Value, size_t Count, HipStream S) {
 
 // hipModuleLoadDataEx with the JIT's error and information logs.
 HipError moduleLoadData(HipModule *Out, const void *Image, std::string &Log) {
-  std::vector<char> ErrorLog(16384, '\0');
-  std::vector<char> InfoLog(16384, '\0');
-  CUjit_option Options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1),
-                    InfoLog.data(), reinterpret_cast<void *>(InfoLog.size() - 1)};
   CUmodule Module = nullptr;
-  const CUresult R = cu().cuModuleLoadDataEx(&Module, Image, 4, Options, Values);
-  Log += ErrorLog.data();
-  if (InfoLog[0] != '\0')
-    Log += std::string(Log.empty() || Log.back() == '\n' ? "" : "\n") + InfoLog.data();
+  const CUresult R = dglink::cuda::loadModuleWithLog(Module, Image, Log);
   *Out = R == CUDA_SUCCESS ? reinterpret_cast<HipModule>(Module) : nullptr;
   return err(R);
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <dglink/pi.h>
+#include <dglink/stream/driver.h>
 #include <dglink/support/error.h>
 
 #include <cstddef>
@@ -51,18 +52,9 @@ using HipModule = struct HipModuleOpaque *;
 using HipFunction = struct HipFunctionOpaque *;
 
 // What the adapter reads of a device (hipDeviceGetName, hipDeviceGetAttribute,
-// hipDeviceTotalMem, hipGetDeviceProperties).
-struct HipDeviceInfo {
-  std::string Name;
-  std::string Arch; // "gfx90a" (AMD gcnArchName without features), "sm_90" (NVIDIA)
-  int ComputeMajor = 0;
-  int ComputeMinor = 0;
-  int MultiprocessorCount = 0;
-  int MaxThreadsPerBlock = 1024;
-  int MaxBlockDim[3] = {1024, 1024, 64};
-  int MaxGridDim[3] = {0x7FFFFFFF, 65535, 65535};
-  size_t TotalMemory = 0;
-};
+// hipDeviceTotalMem, hipGetDeviceProperties): Arch is gcnArchName without features
+// ("gfx90a") on AMD, "sm_90" on NVIDIA.
+using HipDeviceInfo = stream::DeviceInfo;
 
 struct HipApi {
   const char *Platform = "";      // "AMD" or "NVIDIA"

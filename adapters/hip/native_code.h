@@ -4,25 +4,21 @@
 //     objects are linked into an executable code object by comgr
 //     (libamd_comgr.so.2, opened with dlopen).
 //   NVIDIA (native_code_nvidia.cpp): PTX, cubin and fatbin, linked by nvJitLink or
-//     the driver's cuLink* (dglink_cuda_driver, shared with the CUDA adapter).
+//     the driver's cuLink* (common/cuda_driver's cuda_code.h, shared with the CUDA
+//     adapter).
 #pragma once
 
 #include <dglink/pi.h>
+#include <dglink/stream/driver.h>
 
 #include <string>
 #include <vector>
 
 namespace dglink::hip {
 
-enum class CodeKind {
-  Ptx,          // NVIDIA: PTX text (kept with its terminating NUL)
-  Cubin,        // NVIDIA: ELF cubin
-  Fatbin,       // NVIDIA: fatbin
-  CodeObject,   // AMD: executable code object (ET_DYN)
-  Relocatable,  // AMD: relocatable code object (ET_REL), a link input
-};
-
-const char *codeKindName(CodeKind Kind);
+using stream::CodeKind;
+using stream::codeKindName;
+using stream::LinkSource;
 
 // The image target this build runs: PI_DEVICE_BINARY_TARGET_AMDGCN or _NVPTX64.
 const char *imageTarget();
@@ -43,12 +39,6 @@ pi_result codeForLoad(CodeKind Kind, const std::vector<char> &Bytes, const std::
 
 // Whether this build can link at run time here; Why says what is missing.
 bool linkerAvailable(std::string *Why = nullptr);
-
-struct LinkSource {
-  CodeKind Kind = CodeKind::Ptx;
-  const std::vector<char> *Bytes = nullptr;
-  std::vector<std::string> Exported; // from the image's "SYCL/exported symbols"
-};
 
 // Links Sources into one loadable image for Arch (Major/Minor: NVIDIA's compute
 // capability). PI_ERROR_LINK_PROGRAM_FAILURE with Log naming the problem

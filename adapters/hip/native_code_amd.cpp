@@ -280,22 +280,6 @@ pi_result comgrLink(const std::vector<const std::vector<char> *> &Objects, const
 
 } // namespace
 
-const char *codeKindName(CodeKind Kind) {
-  switch (Kind) {
-  case CodeKind::Ptx:
-    return "PTX";
-  case CodeKind::Cubin:
-    return "cubin";
-  case CodeKind::Fatbin:
-    return "fatbin";
-  case CodeKind::CodeObject:
-    return "code object";
-  case CodeKind::Relocatable:
-    return "relocatable code object";
-  }
-  return "unknown";
-}
-
 const char *imageTarget() { return PI_DEVICE_BINARY_TARGET_AMDGCN; }
 const char *codeDescription() { return "AMD GPU code objects"; }
 

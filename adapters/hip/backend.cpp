@@ -1,0 +1,233 @@
+// The HIP adapter: the adapter core with the stream backend on HIP (docs/hip.md). Its
+// driver maps the stream backend's calls onto the HipApi table, whose entries call
+// libamdhip64 (backend_amd.cpp) or the CUDA driver (backend_nvidia.cpp), and reads
+// and links the build's device code (native_code.h).
+#include "hip_api.h"
+#include "native_code.h"
+
+#include <dglink/stream/backend.h>
+
+#include <cstring>
+
+namespace dglink::hip {
+namespace {
+
+bool isAmd() { return std::strcmp(imageTarget(), PI_DEVICE_BINARY_TARGET_AMDGCN) == 0; }
+
+stream::Stream toStream(HipStream S) { return reinterpret_cast<stream::Stream>(S); }
+HipStream hipStream(stream::Stream S) { return reinterpret_cast<HipStream>(S); }
+HipEvent hipEvent(stream::Event E) { return reinterpret_cast<HipEvent>(E); }
+HipModule hipModule(stream::Module M) { return reinterpret_cast<HipModule>(M); }
+HipFunction hipFunction(stream::FunctionHandle F) { return reinterpret_cast<HipFunction>(F); }
+
+// HIP's limit on what a launch passes by value (as CUDA's: 32764 bytes).
+constexpr size_t MaxParameterBytes = 32764;
+
+class HipDriver final : public stream::Driver {
+public:
+  bool open(std::string &Reason) override { return loadHip(&Reason); }
+  pi_result deviceCount(int &Count) override {
+    const HipError Result = hip().GetDeviceCount(&Count);
+    if (Result == HipErrorNoDevice) {
+      Count = 0;
+      return PI_SUCCESS;
+    }
+    if (Result != HipSuccess)
+      return hipError(Result, "hipGetDeviceCount");
+    return PI_SUCCESS;
+  }
+  pi_result driverVersion(std::string &Version) override {
+    int Number = 0;
+    DGLINK_HIP(DriverGetVersion, &Number);
+    // AMD: major * 10000000 + minor * 100000 + patch; NVIDIA: CUDA's numbering.
+    Version = isAmd()
+                  ? std::to_string(Number / 10000000) + "." + std::to_string(Number / 100000 % 100)
+                  : std::to_string(Number / 1000) + "." + std::to_string(Number % 1000 / 10);
+    return PI_SUCCESS;
+  }
+  pi_result deviceInfo(int Ordinal, stream::DeviceInfo &Info) override {
+    DGLINK_HIP(GetDeviceInfo, Ordinal, Info);
+    Info.Version =
+        isAmd() ? Info.Arch
+                : std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
+    return PI_SUCCESS;
+  }
+  const char *vendor() const override {
+    return isAmd() ? "Advanced Micro Devices, Inc." : "NVIDIA Corporation";
+  }
+  pi_uint32 vendorId() const override { return isAmd() ? 0x1002 : 0x10DE; }
+  pi_result makeCurrent(int Ordinal) override {
+    const HipError Result = hip().SetDevice(Ordinal);
+    return Result == HipSuccess ? PI_SUCCESS : hipError(Result, "hipSetDevice");
+  }
+
+  pi_result createStream(stream::Stream &Out) override {
+    HipStream S = nullptr;
+    DGLINK_HIP(StreamCreateNonBlocking, &S);
+    Out = toStream(S);
+    return PI_SUCCESS;
+  }
+  void destroyStream(stream::Stream S) override { hip().StreamDestroy(hipStream(S)); }
+  pi_result synchronize(stream::Stream S) override {
+    DGLINK_HIP(StreamSynchronize, hipStream(S));
+    return PI_SUCCESS;
+  }
+  pi_result waitEvent(stream::Stream S, stream::Event E) override {
+    DGLINK_HIP(StreamWaitEvent, hipStream(S), hipEvent(E));
+    return PI_SUCCESS;
+  }
+  pi_result createEvent(stream::Event &Out) override {
+    HipEvent E = nullptr;
+    DGLINK_HIP(EventCreateNoTiming, &E);
+    Out = reinterpret_cast<stream::Event>(E);
+    return PI_SUCCESS;
+  }
+  void destroyEvent(stream::Event E) override { hip().EventDestroy(hipEvent(E)); }
+  pi_result record(stream::Event E, stream::Stream S) override {
+    DGLINK_HIP(EventRecord, hipEvent(E), hipStream(S));
+    return PI_SUCCESS;
+  }
+  pi_result synchronize(stream::Event E) override {
+    DGLINK_HIP(EventSynchronize, hipEvent(E));
+    return PI_SUCCESS;
+  }
+  pi_result query(stream::Event E, bool &Complete) override {
+    const HipError Result = hip().EventQuery(hipEvent(E));
+    if (Result != HipSuccess && Result != HipErrorNotReady)
+      return hipError(Result, "hipEventQuery");
+    Complete = Result == HipSuccess;
+    return PI_SUCCESS;
+  }
+
+  pi_result allocateDevice(void *&Pointer, size_t Size) override {
+    DGLINK_HIP(Malloc, &Pointer, Size);
+    return PI_SUCCESS;
+  }
+  pi_result freeDevice(void *Pointer) override {
+    const HipError Result = hip().Free(Pointer);
+    if (Result == HipErrorInvalidValue || Result == HipErrorInvalidDevicePointer)
+      return hipError(Result, "hipFree", PI_ERROR_INVALID_VALUE);
+    return Result == HipSuccess ? PI_SUCCESS : hipError(Result, "hipFree");
+  }
+  pi_result allocateHost(void *&Pointer, size_t Size) override {
+    DGLINK_HIP(HostMalloc, &Pointer, Size);
+    return PI_SUCCESS;
+  }
+  pi_result freeHost(void *Pointer) override {
+    DGLINK_HIP(HostFree, Pointer);
+    return PI_SUCCESS;
+  }
+  pi_result allocateShared(void *&Pointer, size_t Size) override {
+    DGLINK_HIP(MallocManaged, &Pointer, Size);
+    return PI_SUCCESS;
+  }
+  // HIP's table has no pointer query: every large copy is staged, which is correct
+  // for pinned memory too.
+  bool knowsHostPointer(const void *) override { return false; }
+  pi_result copy(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_HIP(MemcpyAsync, Dst, Src, Size, hipStream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToDevice(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_HIP(MemcpyHtoDAsync, Dst, Src, Size, hipStream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToHost(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_HIP(MemcpyDtoHAsync, Dst, Src, Size, hipStream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToDeviceNow(void *Dst, const void *Src, size_t Size) override {
+    DGLINK_HIP(MemcpyHtoD, Dst, Src, Size);
+    return PI_SUCCESS;
+  }
+  pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,
+                 stream::Stream S) override {
+    if (ElementSize == 1)
+      DGLINK_HIP(MemsetD8Async, Dst, static_cast<unsigned char>(Value), Count, hipStream(S));
+    else if (ElementSize == 2)
+      DGLINK_HIP(MemsetD16Async, Dst, static_cast<unsigned short>(Value), Count, hipStream(S));
+    else
+      DGLINK_HIP(MemsetD32Async, Dst, Value, Count, hipStream(S));
+    return PI_SUCCESS;
+  }
+
+  pi_result loadModule(stream::Module &Out, const void *Image, std::string &Log) override {
+    HipModule M = nullptr;
+    const HipError Result = hip().ModuleLoadData(&M, Image, Log);
+    if (Result != HipSuccess)
+      return hipError(Result, "hipModuleLoadData", PI_ERROR_BUILD_PROGRAM_FAILURE);
+    Out = reinterpret_cast<stream::Module>(M);
+    return PI_SUCCESS;
+  }
+  void unloadModule(stream::Module M) override { hip().ModuleUnload(hipModule(M)); }
+  pi_result function(stream::Module M, const char *Name, stream::FunctionHandle &Out,
+                     bool &Found) override {
+    HipFunction F = nullptr;
+    const HipError Result = hip().ModuleGetFunction(&F, hipModule(M), Name);
+    Found = Result == HipSuccess;
+    if (Result != HipSuccess && Result != HipErrorNotFound)
+      return hipError(Result, "hipModuleGetFunction");
+    Out = reinterpret_cast<stream::FunctionHandle>(F);
+    return PI_SUCCESS;
+  }
+  pi_result global(stream::Module M, const char *Name, void *&Address, size_t &Bytes,
+                   bool &Found) override {
+    const HipError Result = hip().ModuleGetGlobal(&Address, &Bytes, hipModule(M), Name);
+    Found = Result == HipSuccess;
+    if (Result != HipSuccess && Result != HipErrorNotFound)
+      return hipError(Result, "hipModuleGetGlobal");
+    return PI_SUCCESS;
+  }
+  std::vector<std::string> kernelNames(stream::Module) override { return {}; }
+  int maxThreadsPerBlock(stream::FunctionHandle F) override {
+    int Value = 0;
+    return hip().FuncMaxThreadsPerBlock(&Value, hipFunction(F)) == HipSuccess ? Value : 0;
+  }
+  bool parameterSizes(stream::FunctionHandle, std::vector<size_t> &) override { return false; }
+  size_t maxParameterBytes() const override { return MaxParameterBytes; }
+  pi_result launch(stream::FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
+                   stream::Stream S, void **Params) override {
+    DGLINK_HIP(ModuleLaunchKernel, hipFunction(F), Grid, Block, hipStream(S), Params);
+    return PI_SUCCESS;
+  }
+
+  const char *target() const override { return imageTarget(); }
+  const char *codeDescription() const override { return hip::codeDescription(); }
+  bool detectCode(const void *Data, size_t Size, stream::CodeKind &Kind) override {
+    return hip::detectCode(Data, Size, Kind);
+  }
+  std::vector<std::string> codeKernelNames(stream::CodeKind Kind,
+                                           const std::vector<char> &Bytes) override {
+    return hip::kernelNames(Kind, Bytes);
+  }
+  pi_result codeForLoad(stream::CodeKind Kind, const std::vector<char> &Bytes,
+                        const stream::DeviceInfo &Device, std::vector<char> &Out,
+                        std::string &Log) override {
+    return hip::codeForLoad(Kind, Bytes, Device.Arch, Out, Log);
+  }
+  bool linkerAvailable(std::string *Why) override { return hip::linkerAvailable(Why); }
+  pi_result link(const std::vector<stream::LinkSource> &Sources, const stream::DeviceInfo &Device,
+                 std::vector<char> &Out, stream::CodeKind &OutKind, std::string &Log) override {
+    return linkCode(Sources, Device.Arch, Device.ComputeMajor, Device.ComputeMinor, Out, OutKind,
+                    Log);
+  }
+};
+
+} // namespace
+} // namespace dglink::hip
+
+namespace dglink::core {
+
+std::unique_ptr<Backend> makeBackend() {
+  const bool Amd = hip::isAmd();
+  stream::Personality Hip;
+  Hip.Name = DGLINK_ADAPTER_NAME;
+  Hip.Label = "HIP";
+  Hip.PlatformName = Amd ? "AMD HIP" : "HIP (NVIDIA platform)";
+  Hip.PlatformVersion =
+      Amd ? [](const std::string &Driver) { return "HIP " + Driver + " (AMD)"; }
+          : [](const std::string &Driver) { return "HIP on CUDA " + Driver + " (NVIDIA)"; };
+  return std::make_unique<stream::StreamBackend>(Hip, std::make_unique<hip::HipDriver>());
+}
+
+} // namespace dglink::core

@@ -1,0 +1,334 @@
+// The stream backend's driver on the CUDA driver API.
+#include "cuda_stream.h"
+
+#include "cuda_code.h"
+
+#include <dglink/support/error.h>
+
+#include <array>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace dglink::cuda {
+namespace {
+
+CUstream stream(stream::Stream S) { return reinterpret_cast<CUstream>(S); }
+CUevent event(stream::Event E) { return reinterpret_cast<CUevent>(E); }
+CUmodule module(stream::Module M) { return reinterpret_cast<CUmodule>(M); }
+CUfunction cuFunction(stream::FunctionHandle F) { return reinterpret_cast<CUfunction>(F); }
+CUdeviceptr address(const void *Pointer) { return reinterpret_cast<CUdeviceptr>(Pointer); }
+
+// The primary context of every device, retained on first use and kept for the
+// process; read without a lock on the hot path.
+constexpr int MaxDevices = 64;
+std::mutex ContextsMutex; // serialises the first retain of a device's context
+std::array<std::atomic<CUcontext>, MaxDevices> Contexts{};
+
+// CUDA's limit on what a launch passes by value: 32764 bytes of parameters (compute
+// capability 7.0+, CUDA 12.1+).
+constexpr size_t MaxParameterBytes = 32764;
+
+class CudaStreamDriver final : public stream::Driver {
+public:
+  bool open(std::string &Reason) override { return loadCudaDriver(&Reason); }
+  pi_result deviceCount(int &Count) override {
+    DGLINK_CU(cuDeviceGetCount, &Count);
+    return PI_SUCCESS;
+  }
+  pi_result driverVersion(std::string &Version) override {
+    int Number = 0;
+    DGLINK_CU(cuDriverGetVersion, &Number);
+    Version = std::to_string(Number / 1000) + "." + std::to_string(Number % 1000 / 10);
+    return PI_SUCCESS;
+  }
+  pi_result deviceInfo(int Ordinal, stream::DeviceInfo &Info) override {
+    if (const CUresult R = readDeviceInfo(Ordinal, Info); R != CUDA_SUCCESS)
+      return cudaError(R, "cuDeviceGetAttribute");
+    return PI_SUCCESS;
+  }
+  const char *vendor() const override { return "NVIDIA Corporation"; }
+  pi_uint32 vendorId() const override { return 0x10DE; }
+  pi_result makeCurrent(int Ordinal) override {
+    const CUresult R = makePrimaryCurrent(Ordinal);
+    return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuCtxSetCurrent");
+  }
+
+  pi_result createStream(stream::Stream &Out) override {
+    CUstream S = nullptr;
+    DGLINK_CU(cuStreamCreate, &S, CU_STREAM_NON_BLOCKING);
+    Out = reinterpret_cast<stream::Stream>(S);
+    return PI_SUCCESS;
+  }
+  void destroyStream(stream::Stream S) override { cu().cuStreamDestroy(stream(S)); }
+  pi_result synchronize(stream::Stream S) override {
+    DGLINK_CU(cuStreamSynchronize, stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result waitEvent(stream::Stream S, stream::Event E) override {
+    DGLINK_CU(cuStreamWaitEvent, stream(S), event(E), 0);
+    return PI_SUCCESS;
+  }
+  pi_result createEvent(stream::Event &Out) override {
+    CUevent E = nullptr;
+    DGLINK_CU(cuEventCreate, &E, CU_EVENT_DISABLE_TIMING);
+    Out = reinterpret_cast<stream::Event>(E);
+    return PI_SUCCESS;
+  }
+  void destroyEvent(stream::Event E) override { cu().cuEventDestroy(event(E)); }
+  pi_result record(stream::Event E, stream::Stream S) override {
+    DGLINK_CU(cuEventRecord, event(E), stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result synchronize(stream::Event E) override {
+    DGLINK_CU(cuEventSynchronize, event(E));
+    return PI_SUCCESS;
+  }
+  pi_result query(stream::Event E, bool &Complete) override {
+    const CUresult R = cu().cuEventQuery(event(E));
+    if (R != CUDA_SUCCESS && R != CUDA_ERROR_NOT_READY)
+      return cudaError(R, "cuEventQuery");
+    Complete = R == CUDA_SUCCESS;
+    return PI_SUCCESS;
+  }
+
+  pi_result allocateDevice(void *&Pointer, size_t Size) override {
+    CUdeviceptr Address = 0;
+    DGLINK_CU(cuMemAlloc, &Address, Size);
+    Pointer = reinterpret_cast<void *>(Address);
+    return PI_SUCCESS;
+  }
+  pi_result freeDevice(void *Pointer) override {
+    const CUresult R = cu().cuMemFree(address(Pointer));
+    if (R == CUDA_ERROR_INVALID_VALUE)
+      return fail(PI_ERROR_INVALID_VALUE, "cuMemFree: {} is no device allocation",
+                  fmt::ptr(Pointer));
+    return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuMemFree");
+  }
+  pi_result allocateHost(void *&Pointer, size_t Size) override {
+    DGLINK_CU(cuMemAllocHost, &Pointer, Size);
+    return PI_SUCCESS;
+  }
+  pi_result freeHost(void *Pointer) override {
+    DGLINK_CU(cuMemFreeHost, Pointer);
+    return PI_SUCCESS;
+  }
+  pi_result allocateShared(void *&Pointer, size_t Size) override {
+    CUdeviceptr Address = 0;
+    DGLINK_CU(cuMemAllocManaged, &Address, Size, CU_MEM_ATTACH_GLOBAL);
+    Pointer = reinterpret_cast<void *>(Address);
+    return PI_SUCCESS;
+  }
+  bool knowsHostPointer(const void *Host) override {
+    unsigned int Type = 0;
+    return cu().cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(Host)) ==
+           CUDA_SUCCESS;
+  }
+  pi_result copy(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_CU(cuMemcpyAsync, address(Dst), address(Src), Size, stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToDevice(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_CU(cuMemcpyHtoDAsync, address(Dst), Src, Size, stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToHost(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
+    DGLINK_CU(cuMemcpyDtoHAsync, Dst, address(Src), Size, stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result copyToDeviceNow(void *Dst, const void *Src, size_t Size) override {
+    DGLINK_CU(cuMemcpyHtoD, address(Dst), Src, Size);
+    return PI_SUCCESS;
+  }
+  pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,
+                 stream::Stream S) override {
+    if (ElementSize == 1)
+      DGLINK_CU(cuMemsetD8Async, address(Dst), static_cast<unsigned char>(Value), Count, stream(S));
+    else if (ElementSize == 2)
+      DGLINK_CU(cuMemsetD16Async, address(Dst), static_cast<unsigned short>(Value), Count,
+                stream(S));
+    else
+      DGLINK_CU(cuMemsetD32Async, address(Dst), Value, Count, stream(S));
+    return PI_SUCCESS;
+  }
+
+  pi_result loadModule(stream::Module &Out, const void *Image, std::string &Log) override {
+    CUmodule M = nullptr;
+    const CUresult R = loadModuleWithLog(M, Image, Log);
+    if (R != CUDA_SUCCESS)
+      return cudaError(R, "cuModuleLoadDataEx", PI_ERROR_BUILD_PROGRAM_FAILURE);
+    Out = reinterpret_cast<stream::Module>(M);
+    return PI_SUCCESS;
+  }
+  void unloadModule(stream::Module M) override { cu().cuModuleUnload(module(M)); }
+  pi_result function(stream::Module M, const char *Name, stream::FunctionHandle &Out,
+                     bool &Found) override {
+    CUfunction F = nullptr;
+    const CUresult R = cu().cuModuleGetFunction(&F, module(M), Name);
+    Found = R == CUDA_SUCCESS;
+    if (R != CUDA_SUCCESS && R != CUDA_ERROR_NOT_FOUND)
+      return cudaError(R, "cuModuleGetFunction");
+    Out = reinterpret_cast<stream::FunctionHandle>(F);
+    return PI_SUCCESS;
+  }
+  pi_result global(stream::Module M, const char *Name, void *&Address, size_t &Bytes,
+                   bool &Found) override {
+    CUdeviceptr Pointer = 0;
+    const CUresult R = cu().cuModuleGetGlobal(&Pointer, &Bytes, module(M), Name);
+    Found = R == CUDA_SUCCESS;
+    if (R != CUDA_SUCCESS && R != CUDA_ERROR_NOT_FOUND)
+      return cudaError(R, "cuModuleGetGlobal");
+    Address = reinterpret_cast<void *>(Pointer);
+    return PI_SUCCESS;
+  }
+  std::vector<std::string> kernelNames(stream::Module M) override {
+    const CudaDriver &Cu = cu();
+    std::vector<std::string> Names;
+    unsigned Count = 0;
+    if (Cu.cuModuleGetFunctionCount == nullptr || Cu.cuModuleEnumerateFunctions == nullptr ||
+        Cu.cuFuncGetName == nullptr ||
+        Cu.cuModuleGetFunctionCount(&Count, module(M)) != CUDA_SUCCESS || Count == 0)
+      return Names;
+    std::vector<CUfunction> Functions(Count);
+    if (Cu.cuModuleEnumerateFunctions(Functions.data(), Count, module(M)) != CUDA_SUCCESS)
+      return Names;
+    for (CUfunction F : Functions) {
+      const char *Name = nullptr;
+      if (Cu.cuFuncGetName(&Name, F) == CUDA_SUCCESS && Name != nullptr)
+        Names.emplace_back(Name);
+    }
+    return Names;
+  }
+  int maxThreadsPerBlock(stream::FunctionHandle F) override {
+    int Value = 0;
+    if (cu().cuFuncGetAttribute(&Value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, cuFunction(F)) !=
+        CUDA_SUCCESS)
+      return 0;
+    return Value;
+  }
+  // cuFuncGetParamInfo (CUDA 12.4+).
+  bool parameterSizes(stream::FunctionHandle F, std::vector<size_t> &Sizes) override {
+    if (cu().cuFuncGetParamInfo == nullptr)
+      return false;
+    for (size_t Index = 0;; ++Index) {
+      size_t Offset = 0, Size = 0;
+      const CUresult R = cu().cuFuncGetParamInfo(cuFunction(F), Index, &Offset, &Size);
+      // Past the last parameter. A kernel said to take none is treated as unknown:
+      // arguments are then passed as set, so a driver that cannot describe a module's
+      // kernels costs checks, not launches.
+      if (R == CUDA_ERROR_INVALID_VALUE)
+        return !Sizes.empty();
+      if (R != CUDA_SUCCESS) {
+        Sizes.clear();
+        return false;
+      }
+      Sizes.push_back(Size);
+    }
+  }
+  size_t maxParameterBytes() const override { return MaxParameterBytes; }
+  pi_result launch(stream::FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
+                   stream::Stream S, void **Params) override {
+    DGLINK_CU(cuLaunchKernel, cuFunction(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+              Block[2], 0, stream(S), Params, nullptr);
+    return PI_SUCCESS;
+  }
+
+  const char *target() const override { return PI_DEVICE_BINARY_TARGET_NVPTX64; }
+  const char *codeDescription() const override { return cuda::codeDescription(); }
+  bool detectCode(const void *Data, size_t Size, stream::CodeKind &Kind) override {
+    return cuda::detectCode(Data, Size, Kind);
+  }
+  std::vector<std::string> codeKernelNames(stream::CodeKind Kind,
+                                           const std::vector<char> &Bytes) override {
+    return cuda::codeKernelNames(Kind, Bytes);
+  }
+  pi_result codeForLoad(stream::CodeKind Kind, const std::vector<char> &Bytes,
+                        const stream::DeviceInfo &, std::vector<char> &Out,
+                        std::string &) override {
+    return cuda::codeForLoad(Kind, Bytes, Out);
+  }
+  bool linkerAvailable(std::string *Why) override { return cuda::linkerAvailable(Why); }
+  pi_result link(const std::vector<stream::LinkSource> &Sources, const stream::DeviceInfo &Device,
+                 std::vector<char> &Out, stream::CodeKind &OutKind, std::string &Log) override {
+    return linkCode(Sources, Device.ComputeMajor, Device.ComputeMinor, Out, OutKind, Log);
+  }
+};
+
+} // namespace
+
+CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
+  CUdevice Device = 0;
+  if (const CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
+    return R;
+  char Name[256] = {};
+  if (const CUresult R = cu().cuDeviceGetName(Name, static_cast<int>(sizeof(Name) - 1), Device);
+      R != CUDA_SUCCESS)
+    return R;
+  Info.Name = Name;
+  auto Attribute = [&](CUdevice_attribute Which, int &Out) {
+    int Value = 0;
+    if (cu().cuDeviceGetAttribute(&Value, Which, Device) == CUDA_SUCCESS)
+      Out = Value;
+  };
+  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Info.ComputeMajor);
+  Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Info.ComputeMinor);
+  Attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Info.MultiprocessorCount);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Info.MaxThreadsPerBlock);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, Info.MaxBlockDim[0]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, Info.MaxBlockDim[1]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, Info.MaxBlockDim[2]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, Info.MaxGridDim[0]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, Info.MaxGridDim[1]);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, Info.MaxGridDim[2]);
+  if (const CUresult R = cu().cuDeviceTotalMem(&Info.TotalMemory, Device); R != CUDA_SUCCESS)
+    return R;
+  Info.Arch = "sm_" + std::to_string(Info.ComputeMajor) + std::to_string(Info.ComputeMinor);
+  Info.Version = std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
+  return CUDA_SUCCESS;
+}
+
+CUresult makePrimaryCurrent(int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= MaxDevices)
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::atomic<CUcontext> &Slot = Contexts[static_cast<size_t>(Ordinal)];
+  CUcontext Context = Slot.load(std::memory_order_acquire);
+  if (Context == nullptr) {
+    std::lock_guard<std::mutex> Lock(ContextsMutex);
+    Context = Slot.load(std::memory_order_acquire);
+    if (Context == nullptr) {
+      CUdevice Device = 0;
+      if (const CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
+        return R;
+      if (const CUresult R = cu().cuDevicePrimaryCtxRetain(&Context, Device); R != CUDA_SUCCESS)
+        return R;
+      Slot.store(Context, std::memory_order_release);
+    }
+  }
+  CUcontext Current = nullptr;
+  if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
+    return CUDA_SUCCESS;
+  return cu().cuCtxSetCurrent(Context);
+}
+
+CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log) {
+  std::vector<char> ErrorLog(16384, '\0');
+  std::vector<char> InfoLog(16384, '\0');
+  CUjit_option Options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {ErrorLog.data(), reinterpret_cast<void *>(ErrorLog.size() - 1), InfoLog.data(),
+                    reinterpret_cast<void *>(InfoLog.size() - 1)};
+  CUmodule Loaded = nullptr;
+  const CUresult R = cu().cuModuleLoadDataEx(&Loaded, Image, 4, Options, Values);
+  Log += ErrorLog.data();
+  if (InfoLog[0] != '\0')
+    Log += std::string(Log.empty() || Log.back() == '\n' ? "" : "\n") + InfoLog.data();
+  if (R == CUDA_SUCCESS)
+    Module = Loaded;
+  return R;
+}
+
+std::unique_ptr<stream::Driver> makeCudaStreamDriver() {
+  return std::make_unique<CudaStreamDriver>();
+}
+
+} // namespace dglink::cuda

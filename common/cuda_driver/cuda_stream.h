@@ -1,0 +1,25 @@
+// The stream backend's driver on the CUDA driver API (libcuda, opened by
+// cuda_driver.h), and the pieces of it HIP's NVIDIA build maps its own calls onto.
+#pragma once
+
+#include "cuda_driver.h"
+
+#include <dglink/stream/driver.h>
+
+#include <memory>
+#include <string>
+
+namespace dglink::cuda {
+
+// A device's name, ISA, compute capability and limits.
+CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info);
+// Makes the device's primary context current on this thread, retaining it on first
+// use for the process (as the CUDA runtime does). A TLS read on the hot path.
+CUresult makePrimaryCurrent(int Ordinal);
+// cuModuleLoadDataEx with the JIT's error and information logs appended to Log.
+CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log);
+
+// The driver of the CUDA adapter.
+std::unique_ptr<stream::Driver> makeCudaStreamDriver();
+
+} // namespace dglink::cuda

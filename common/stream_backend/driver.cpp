@@ -1,0 +1,25 @@
+// What the driver interface defines itself (no part of the backend, so that programs
+// that use a driver without the adapter core link it alone).
+#include <dglink/stream/driver.h>
+
+namespace dglink::stream {
+
+Driver::~Driver() = default;
+
+const char *codeKindName(CodeKind Kind) {
+  switch (Kind) {
+  case CodeKind::Ptx:
+    return "PTX";
+  case CodeKind::Cubin:
+    return "cubin";
+  case CodeKind::Fatbin:
+    return "fatbin";
+  case CodeKind::CodeObject:
+    return "code object";
+  case CodeKind::Relocatable:
+    return "relocatable code object";
+  }
+  return "unknown";
+}
+
+} // namespace dglink::stream

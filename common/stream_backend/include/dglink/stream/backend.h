@@ -1,0 +1,189 @@
+// The stream backend: the adapter core's hooks written once for every driver of the
+// CUDA shape (driver.h). One context per device (its primary context), in-order
+// queues on non-blocking streams with the copy engine, recycled events, programs as
+// modules loaded from native code, kernels with by-value arguments launched as blocks
+// and grids. An adapter built on it supplies a Driver and a Personality (what it calls
+// itself) in its core::makeBackend(); docs/stream-backend.md.
+#pragma once
+
+#include <dglink/core/backend.h>
+#include <dglink/stream/copy_engine.h>
+#include <dglink/stream/driver.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dglink::stream {
+
+// What the adapter calls itself and its platform.
+struct Personality {
+  const char *Name = "";         // DGLINK_ADAPTER_NAME: "cuda", "hip", "hip_nvidia"
+  const char *Label = "";        // in messages: "CUDA", "HIP"
+  const char *PlatformName = ""; // PI_PLATFORM_INFO_NAME
+  // PI_PLATFORM_INFO_VERSION from the driver's version ("13.0" -> "CUDA 13.0").
+  std::string (*PlatformVersion)(const std::string &DriverVersion) = nullptr;
+};
+
+class StreamBackend final : public core::Backend {
+public:
+  StreamBackend(Personality ThePersonality, std::unique_ptr<Driver> TheDriver)
+      : Named(ThePersonality), Api(std::move(TheDriver)) {}
+  const char *name() const override { return Named.Name; }
+  const char *label() const override { return Named.Label; }
+  void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;
+  pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override;
+
+  Driver &driver() { return *Api; }
+
+  // Pinned host allocations of piextUSMHostAlloc, so that piextUSMFree knows which
+  // free to call (every context of a device shares the primary context).
+  std::mutex HostAllocationsMutex;
+  std::set<void *> HostAllocations;
+
+private:
+  Personality Named;
+  std::unique_ptr<Driver> Api;
+};
+
+// The adapter's backend and driver.
+StreamBackend &streamBackend();
+inline Driver &driver() { return streamBackend().driver(); }
+
+class StreamDevice final : public core::DeviceImpl {
+public:
+  int Ordinal = 0;
+  DeviceInfo Info;
+};
+
+inline StreamDevice &streamDevice(const _pi_device &Device) {
+  return static_cast<StreamDevice &>(*Device.Impl);
+}
+
+class StreamContext final : public core::ContextImpl {
+public:
+  explicit StreamContext(_pi_device &TheDevice)
+      : Device(TheDevice), Ordinal(streamDevice(TheDevice).Ordinal) {}
+  ~StreamContext() override;
+
+  pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
+  pi_result createBuffer(size_t Size, const void *CopyFrom,
+                         std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
+                        void *&Pointer) override;
+  pi_result freeUsm(void *Pointer) override;
+  pi_result createProgram(const char *Function, const core::ProgramSource &Source,
+                          _pi_program &Program) override;
+  pi_result link(core::LinkRequest &Request) override;
+
+  pi_result makeCurrent() const { return driver().makeCurrent(Ordinal); }
+  // Events are recycled: creating one costs more than recording it.
+  pi_result acquireEvent(Event &Out);
+  void recycleEvent(Event E);
+
+  _pi_device &Device;
+  const int Ordinal;
+
+private:
+  std::mutex EventMutex;
+  std::vector<Event> FreeEvents;
+};
+
+class StreamEvent final : public core::EventImpl {
+public:
+  StreamEvent(StreamContext &TheContext, Event TheEvent) : Context(TheContext), Handle(TheEvent) {}
+  ~StreamEvent() override; // recycled: re-recording it later only moves its completion
+  pi_result wait() override;
+  pi_result status(pi_int32 &Status) override;
+
+  StreamContext &Context;
+  Event Handle;
+};
+
+class StreamQueue final : public core::QueueImpl {
+public:
+  StreamQueue(_pi_queue &TheQueue, StreamContext &TheContext, Stream TheStream)
+      : Queue(TheQueue), Context(TheContext), Handle(TheStream) {}
+  ~StreamQueue() override;
+  pi_result finish() override;
+  pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                  const core::Enqueue &Request) override;
+  pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                 const core::Enqueue &Request) override;
+  pi_result usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) override;
+  pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                    const core::Enqueue &Request) override;
+  pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                   const core::Enqueue &Request) override;
+  pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+
+  _pi_queue &Queue;
+  StreamContext &Context;
+  Stream Handle;
+  CopyEngine Copies;
+
+private:
+  // Runs Submit(Done) on the stream after the request's wait list; Done is the event
+  // the caller asked for (null if none), which Submit records after its command
+  // (records it itself where it must, else Record is true and it is recorded here).
+  template <typename SubmitFunction>
+  pi_result enqueue(const core::Enqueue &Request, SubmitFunction &&Submit);
+};
+
+class StreamMem final : public core::MemImpl {
+public:
+  StreamMem(StreamContext &TheContext, void *ThePointer)
+      : Context(TheContext), Pointer(ThePointer) {}
+  ~StreamMem() override;
+  StreamContext &Context;
+  void *Pointer; // device memory
+};
+
+class StreamProgram final : public core::ProgramImpl {
+public:
+  StreamProgram(StreamContext &TheContext, CodeKind TheKind) : Context(TheContext), Kind(TheKind) {}
+  ~StreamProgram() override;
+  pi_result build(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result compile(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result findGlobal(_pi_program &Program, _pi_device &Device, const std::string &Name,
+                       const std::string &Symbol, core::GlobalLookup &Result) override;
+  pi_result createKernel(_pi_program &Program, const char *Name,
+                         std::unique_ptr<core::KernelImpl> &Kernel) override;
+
+  StreamContext &Context;
+  CodeKind Kind;
+  Module Loaded = nullptr; // written once, before the program is marked executable
+};
+
+// One by-value argument as set: 8-byte aligned, zero-padded.
+struct KernelArgument {
+  bool Set = false;
+  std::vector<uint64_t> Storage;
+};
+
+class StreamKernel final : public core::KernelImpl {
+public:
+  StreamKernel(std::string TheName, FunctionHandle TheFunction)
+      : Name(std::move(TheName)), Handle(TheFunction) {}
+  pi_uint32 numArguments() const override;
+  size_t maxGroupSize() const override { return static_cast<size_t>(MaxThreadsPerBlock); }
+  pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
+                        const void *Value) override;
+  pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+
+  // Pointers to the values of every argument; each must be set.
+  pi_result collect(std::vector<void *> &Params);
+
+  std::string Name;
+  FunctionHandle Handle;
+  int MaxThreadsPerBlock = 1024;
+  // Parameter sizes from the driver; unknown where it cannot say.
+  std::vector<size_t> ParameterSizes;
+  bool ParameterSizesKnown = false;
+  std::vector<KernelArgument> Arguments;
+};
+
+} // namespace dglink::stream

@@ -1,0 +1,150 @@
+// The driver interface of the stream backend: what a GPU driver of the CUDA shape
+// (devices with a primary context, in-order streams, events, modules loaded from
+// native code, kernels launched with blocks and grids) offers, as the stream backend
+// (backend.h) calls it. CUDA implements it on the CUDA driver API
+// (common/cuda_driver), HIP on its HipApi table (adapters/hip). Every call that can
+// fail returns PI_SUCCESS or the pi_result of the failure with the last-error
+// message naming the driver call (dglink::fail), and leaves its outputs untouched
+// then.
+#pragma once
+
+#include <dglink/pi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dglink::stream {
+
+// The driver's handles, opaque to the backend.
+using Stream = struct StreamOpaque *;
+using Event = struct EventOpaque *;
+using Module = struct ModuleOpaque *;
+using FunctionHandle = struct FunctionOpaque *;
+
+// What the backend reads of a device.
+struct DeviceInfo {
+  std::string Name;
+  std::string Arch;    // the ISA: "sm_90", "gfx90a"
+  std::string Version; // PI_DEVICE_INFO_VERSION: "9.0" (compute capability), "gfx90a"
+  int ComputeMajor = 0;
+  int ComputeMinor = 0;
+  int MultiprocessorCount = 0;
+  int MaxThreadsPerBlock = 1024;
+  int MaxBlockDim[3] = {1024, 1024, 64};
+  int MaxGridDim[3] = {0x7FFFFFFF, 65535, 65535};
+  size_t TotalMemory = 0;
+};
+
+// The device code a driver runs.
+enum class CodeKind {
+  Ptx,         // NVIDIA: PTX text (kept with its terminating NUL)
+  Cubin,       // NVIDIA: ELF cubin
+  Fatbin,      // NVIDIA: fatbin
+  CodeObject,  // AMD: executable code object (ET_DYN)
+  Relocatable, // AMD: relocatable code object (ET_REL), a link input
+};
+const char *codeKindName(CodeKind Kind);
+
+// One input of a link: its code and the functions its image exports.
+struct LinkSource {
+  CodeKind Kind = CodeKind::Ptx;
+  const std::vector<char> *Bytes = nullptr;
+  std::vector<std::string> Exported;
+};
+
+class Driver {
+public:
+  virtual ~Driver();
+
+  // ---- The driver and its devices.
+  // Opens the driver once per process. False where it cannot be used (Reason says
+  // why): the adapter then reports zero platforms.
+  virtual bool open(std::string &Reason) = 0;
+  virtual pi_result deviceCount(int &Count) = 0;
+  // The driver's version as "13.0".
+  virtual pi_result driverVersion(std::string &Version) = 0;
+  virtual pi_result deviceInfo(int Ordinal, DeviceInfo &Info) = 0;
+  virtual const char *vendor() const = 0; // "NVIDIA Corporation"
+  virtual pi_uint32 vendorId() const = 0;
+  // Makes the device's primary context current on this thread.
+  virtual pi_result makeCurrent(int Ordinal) = 0;
+
+  // ---- Streams and events (events without timing).
+  virtual pi_result createStream(Stream &Out) = 0; // non-blocking
+  virtual void destroyStream(Stream S) = 0;
+  virtual pi_result synchronize(Stream S) = 0;
+  virtual pi_result waitEvent(Stream S, Event E) = 0;
+  virtual pi_result createEvent(Event &Out) = 0;
+  virtual void destroyEvent(Event E) = 0;
+  virtual pi_result record(Event E, Stream S) = 0;
+  virtual pi_result synchronize(Event E) = 0;
+  virtual pi_result query(Event E, bool &Complete) = 0;
+
+  // ---- Memory.
+  virtual pi_result allocateDevice(void *&Pointer, size_t Size) = 0;
+  // PI_ERROR_INVALID_VALUE (with a message) where Pointer is no device allocation.
+  virtual pi_result freeDevice(void *Pointer) = 0;
+  virtual pi_result allocateHost(void *&Pointer, size_t Size) = 0; // pinned
+  virtual pi_result freeHost(void *Pointer) = 0;
+  virtual pi_result allocateShared(void *&Pointer, size_t Size) = 0;
+  // Whether the driver knows Host (pinned, registered or managed memory): a copy
+  // from or to it then needs no staging.
+  virtual bool knowsHostPointer(const void *Host) = 0;
+  // Copies on a stream: between any two pointers (unified addressing), host to
+  // device, device to host. Into pageable host memory a read completes before the
+  // call returns; from pageable memory a write has captured the bytes when it returns.
+  virtual pi_result copy(void *Dst, const void *Src, size_t Size, Stream S) = 0;
+  virtual pi_result copyToDevice(void *Dst, const void *Src, size_t Size, Stream S) = 0;
+  virtual pi_result copyToHost(void *Dst, const void *Src, size_t Size, Stream S) = 0;
+  // A synchronous host-to-device copy (a buffer's initial contents).
+  virtual pi_result copyToDeviceNow(void *Dst, const void *Src, size_t Size) = 0;
+  // Count elements of ElementSize bytes (1, 2 or 4) at Dst, aligned to it, set to Value.
+  virtual pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,
+                         Stream S) = 0;
+
+  // ---- Modules and kernels.
+  // Loads a loadable image; a failure is PI_ERROR_BUILD_PROGRAM_FAILURE, and Log gets
+  // what the loader said either way.
+  virtual pi_result loadModule(Module &Out, const void *Image, std::string &Log) = 0;
+  virtual void unloadModule(Module M) = 0;
+  // Found stays false where the module has no function / global of that name.
+  virtual pi_result function(Module M, const char *Name, FunctionHandle &Out, bool &Found) = 0;
+  virtual pi_result global(Module M, const char *Name, void *&Address, size_t &Bytes,
+                           bool &Found) = 0;
+  // The kernels of a loaded module, where the driver can list them.
+  virtual std::vector<std::string> kernelNames(Module M) = 0;
+  // The most threads one block of Function may have (0: unknown).
+  virtual int maxThreadsPerBlock(FunctionHandle F) = 0;
+  // The sizes of Function's parameters; false where the driver cannot say.
+  virtual bool parameterSizes(FunctionHandle F, std::vector<size_t> &Sizes) = 0;
+  // What one launch may pass by value, in bytes.
+  virtual size_t maxParameterBytes() const = 0;
+  virtual pi_result launch(FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
+                           Stream S, void **Params) = 0;
+
+  // ---- Device code.
+  // The image target of the code this driver runs (PI_DEVICE_BINARY_TARGET_NVPTX64 or
+  // _AMDGCN) and, for messages, its formats ("PTX, cubin and fatbin").
+  virtual const char *target() const = 0;
+  virtual const char *codeDescription() const = 0;
+  // Recognises code this driver runs; false for anything else.
+  virtual bool detectCode(const void *Data, size_t Size, CodeKind &Kind) = 0;
+  // The kernels Bytes defines, where its format names them.
+  virtual std::vector<std::string> codeKernelNames(CodeKind Kind,
+                                                   const std::vector<char> &Bytes) = 0;
+  // What loadModule gets for a program built on its own (Out; Log gets what the
+  // toolchain said).
+  virtual pi_result codeForLoad(CodeKind Kind, const std::vector<char> &Bytes,
+                                const DeviceInfo &Device, std::vector<char> &Out,
+                                std::string &Log) = 0;
+  // Whether run-time linking works here; Why says what is missing.
+  virtual bool linkerAvailable(std::string *Why) = 0;
+  // Links Sources into one loadable image for Device. PI_ERROR_LINK_PROGRAM_FAILURE
+  // with Log naming the problem; PI_ERROR_LINKER_NOT_AVAILABLE without a linker.
+  virtual pi_result link(const std::vector<LinkSource> &Sources, const DeviceInfo &Device,
+                         std::vector<char> &Out, CodeKind &OutKind, std::string &Log) = 0;
+};
+
+} // namespace dglink::stream

@@ -1,0 +1,248 @@
+// The stream backend's programs and kernels: native code checked against the driver's
+// formats, build = the driver's module loader, link = the driver's linker (the core
+// has resolved the images' symbol tables first), device globals as module globals,
+// kernels with by-value arguments.
+#include <dglink/stream/backend.h>
+
+#include <dglink/support/error.h>
+#include <dglink/support/image.h>
+#include <dglink/support/log.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace dglink::stream {
+namespace {
+
+std::vector<char> bytesOf(const _pi_program &Program) {
+  return std::vector<char>(Program.Binary.begin(), Program.Binary.end());
+}
+
+// Refuses what the driver cannot run, naming the format and the device.
+pi_result refuseForeignCode(const char *Function, const _pi_device &Device, const void *Data,
+                            size_t Size) {
+  Driver &D = driver();
+  const ImageFormat Format = detectFormat(Data, Size);
+  if (Format != ImageFormat::Unknown)
+    return fail(PI_ERROR_INVALID_OPERATION, "{}: {} cannot consume {} (device '{}' runs {})",
+                Function, streamBackend().label(),
+                Format == ImageFormat::Elf ? "this ELF file" : formatName(Format),
+                Device.Description.Name, D.codeDescription());
+  return fail(PI_ERROR_INVALID_BINARY, "{}: the {} bytes are not {}", Function, Size,
+              D.codeDescription());
+}
+
+// Loads Image for the context's device; a failure is a build failure whose message
+// carries the loader's log.
+pi_result load(StreamContext &Context, const void *Image, std::string &Log, Module &Loaded) {
+  std::string LoaderLog;
+  const pi_result Result = driver().loadModule(Loaded, Image, LoaderLog);
+  if (!LoaderLog.empty())
+    Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + LoaderLog;
+  if (Result == PI_SUCCESS)
+    return PI_SUCCESS;
+  Loaded = nullptr;
+  return fail(PI_ERROR_BUILD_PROGRAM_FAILURE, "{} (device '{}')\n{}", lastErrorMessage(),
+              Context.Device.Description.Name, LoaderLog);
+}
+
+// Kernel names from the loaded module where the code did not name them (cubins carry
+// no PTX to read them from).
+void nameKernels(_pi_program &Program, Module Loaded) {
+  if (Program.KernelNames.empty())
+    Program.KernelNames = driver().kernelNames(Loaded);
+}
+
+} // namespace
+
+pi_result StreamContext::createProgram(const char *Function, const core::ProgramSource &Source,
+                                       _pi_program &Program) {
+  Driver &D = driver();
+  if (Source.From == core::ProgramSource::Origin::Image) {
+    if (Source.DeclaredFormat == PI_DEVICE_BINARY_TYPE_SPIRV ||
+        Source.DeclaredFormat == PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE)
+      return fail(PI_ERROR_INVALID_OPERATION, "{}: {} cannot consume {} (device '{}' runs {})",
+                  Function, streamBackend().label(),
+                  Source.DeclaredFormat == PI_DEVICE_BINARY_TYPE_SPIRV ? "SPIR-V"
+                                                                       : "LLVM bitcode (SPIR)",
+                  Device.Description.Name, D.codeDescription());
+    const char *Target = Source.Target;
+    if (Target != nullptr && *Target != '\0' && std::strcmp(Target, D.target()) != 0 &&
+        std::strcmp(Target, PI_DEVICE_BINARY_TARGET_UNKNOWN) != 0)
+      return fail(PI_ERROR_INVALID_OPERATION,
+                  "{}: image target '{}' cannot run on {} device '{}' (it runs {})", Function,
+                  clip(Target), streamBackend().label(), Device.Description.Name, D.target());
+    if (Source.Size == 0)
+      return fail(PI_ERROR_INVALID_BINARY, "{}: the image's byte range is empty or invalid",
+                  Function);
+  }
+  CodeKind Kind = CodeKind::Ptx;
+  if (!D.detectCode(Source.Data, Source.Size, Kind))
+    return refuseForeignCode(Function, Device, Source.Data, Source.Size);
+  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+  if (Program.Target.empty())
+    Program.Target = D.target();
+  if (Kind == CodeKind::Ptx && Program.Binary.back() != '\0')
+    Program.Binary.push_back('\0'); // the driver reads PTX as a C string
+  Program.KernelNames = D.codeKernelNames(Kind, bytesOf(Program));
+  Program.Impl = std::make_unique<StreamProgram>(*this, Kind);
+  return PI_SUCCESS;
+}
+
+StreamProgram::~StreamProgram() {
+  if (Loaded != nullptr && Context.makeCurrent() == PI_SUCCESS)
+    driver().unloadModule(Loaded);
+}
+
+pi_result StreamProgram::build(_pi_program &Program, const std::string &, std::string &Log) {
+  DGLINK_TRY(Context.makeCurrent());
+  std::vector<char> Image;
+  DGLINK_TRY(
+      driver().codeForLoad(Kind, bytesOf(Program), streamDevice(Context.Device).Info, Image, Log));
+  Module Made = nullptr;
+  DGLINK_TRY(load(Context, Image.data(), Log, Made));
+  nameKernels(Program, Made);
+  Loaded = Made;
+  return PI_SUCCESS;
+}
+
+// Native code is a link input as it is.
+pi_result StreamProgram::compile(_pi_program &, const std::string &, std::string &) {
+  return PI_SUCCESS;
+}
+
+pi_result StreamContext::link(core::LinkRequest &Request) {
+  Driver &D = driver();
+  _pi_program &Output = Request.Output;
+  DGLINK_TRY(makeCurrent());
+  std::vector<std::vector<char>> Bytes(Request.Inputs.size());
+  std::vector<LinkSource> Sources;
+  for (size_t I = 0; I < Request.Inputs.size(); ++I) {
+    _pi_program &Input = *Request.Inputs[I];
+    // A build of this input on another thread may be filling in its kernel names.
+    std::lock_guard<std::mutex> Lock(Input.Mutex);
+    Bytes[I] = bytesOf(Input);
+    LinkSource Source;
+    Source.Kind = static_cast<StreamProgram &>(*Input.Impl).Kind;
+    Source.Bytes = &Bytes[I];
+    Source.Exported = Input.Metadata.Exported;
+    Sources.push_back(std::move(Source));
+    for (const std::string &Name : Input.KernelNames)
+      if (std::find(Output.KernelNames.begin(), Output.KernelNames.end(), Name) ==
+          Output.KernelNames.end())
+        Output.KernelNames.push_back(Name);
+  }
+  std::vector<char> Linked;
+  CodeKind Kind = CodeKind::Cubin;
+  std::string Log;
+  pi_result Result = D.link(Sources, streamDevice(Device).Info, Linked, Kind, Log);
+  Output.Log += Log;
+  if (Result == PI_ERROR_LINKER_NOT_AVAILABLE)
+    return Result;
+  // The images' symbol tables show a problem: the core fails the link with it, after
+  // the linker has said what it found.
+  if (Request.ProblemsFound)
+    return PI_ERROR_LINK_PROGRAM_FAILURE;
+  if (Result != PI_SUCCESS)
+    return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}", lastErrorMessage());
+  Module Made = nullptr;
+  if (load(*this, Linked.data(), Output.Log, Made) != PI_SUCCESS)
+    return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "the linked {} does not load: {}",
+                codeKindName(Kind), lastErrorMessage());
+  auto Impl = std::make_unique<StreamProgram>(*this, Kind);
+  Impl->Loaded = Made;
+  Output.Binary.assign(Linked.begin(), Linked.end());
+  nameKernels(Output, Made);
+  Output.Impl = std::move(Impl);
+  return PI_SUCCESS;
+}
+
+pi_result StreamProgram::findGlobal(_pi_program &, _pi_device &, const std::string &,
+                                    const std::string &Symbol, core::GlobalLookup &Result) {
+  DGLINK_TRY(Context.makeCurrent());
+  void *Address = nullptr;
+  size_t Bytes = 0;
+  bool Found = false;
+  DGLINK_TRY(driver().global(Loaded, Symbol.c_str(), Address, Bytes, Found));
+  if (!Found)
+    return PI_SUCCESS;
+  Result.Location.Address = reinterpret_cast<uintptr_t>(Address);
+  Result.Bytes = Bytes;
+  Result.Found = true;
+  return PI_SUCCESS;
+}
+
+pi_result StreamProgram::createKernel(_pi_program &Program, const char *Name,
+                                      std::unique_ptr<core::KernelImpl> &Kernel) {
+  Driver &D = driver();
+  DGLINK_TRY(Context.makeCurrent());
+  FunctionHandle F = nullptr;
+  bool Found = false;
+  DGLINK_TRY(D.function(Loaded, Name, F, Found));
+  if (!Found)
+    return core::unknownKernel(Name, Program);
+  auto Made = std::make_unique<StreamKernel>(Name, F);
+  if (const int MaxThreads = D.maxThreadsPerBlock(F); MaxThreads > 0)
+    Made->MaxThreadsPerBlock = MaxThreads;
+  Made->ParameterSizesKnown = D.parameterSizes(F, Made->ParameterSizes);
+  Made->Arguments.resize(Made->ParameterSizes.size());
+  Kernel = std::move(Made);
+  return PI_SUCCESS;
+}
+
+pi_uint32 StreamKernel::numArguments() const {
+  // Without the driver's parameter info: the arguments set so far.
+  return static_cast<pi_uint32>(ParameterSizesKnown ? ParameterSizes.size() : Arguments.size());
+}
+
+pi_result StreamKernel::setArgument(const char *Function, pi_uint32 Index, size_t Size,
+                                    const void *Value) {
+  const size_t MaxBytes = driver().maxParameterBytes();
+  const char *Label = streamBackend().label();
+  if (ParameterSizesKnown && Index >= ParameterSizes.size())
+    return fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments, not index {}",
+                Function, Name, ParameterSizes.size(), Index);
+  // Where the driver cannot describe the parameters, the launch's limits still hold.
+  if (Index >= MaxBytes)
+    return fail(PI_ERROR_INVALID_ARG_INDEX,
+                "{}: argument index {} of kernel '{}' is beyond what a {} launch can pass",
+                Function, Index, Name, Label);
+  if (Value == nullptr)
+    return fail(PI_ERROR_INVALID_ARG_VALUE,
+                "{}: argument {} of kernel '{}': the value is null (local-memory arguments are "
+                "not supported by the {} adapter)",
+                Function, Index, Name, Label);
+  if (Size == 0 || Size > MaxBytes)
+    return fail(PI_ERROR_INVALID_ARG_SIZE,
+                "{}: argument {} of kernel '{}' has size {} (1..{} bytes)", Function, Index, Name,
+                Size, MaxBytes);
+  if (ParameterSizesKnown && Size != ParameterSizes[Index])
+    return fail(PI_ERROR_INVALID_ARG_SIZE, "{}: argument {} of kernel '{}' is {} bytes, not {}",
+                Function, Index, Name, ParameterSizes[Index], Size);
+  if (Index >= Arguments.size())
+    Arguments.resize(Index + 1);
+  KernelArgument &Argument = Arguments[Index];
+  Argument.Storage.assign((Size + 7) / 8, 0);
+  std::memcpy(Argument.Storage.data(), Value, Size);
+  Argument.Set = true;
+  return PI_SUCCESS;
+}
+
+pi_result StreamKernel::setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) {
+  void *Pointer = Buffer != nullptr ? static_cast<StreamMem &>(*Buffer->Impl).Pointer : nullptr;
+  return setArgument(Function, Index, sizeof(Pointer), &Pointer);
+}
+
+pi_result StreamKernel::collect(std::vector<void *> &Params) {
+  const size_t Count = numArguments();
+  Params.assign(Count, nullptr);
+  for (size_t I = 0; I < Count; ++I) {
+    if (I >= Arguments.size() || !Arguments[I].Set)
+      return fail(PI_ERROR_INVALID_KERNEL_ARGS,
+                  "piEnqueueKernelLaunch: argument {} of kernel '{}' is not set", I, Name);
+    Params[I] = Arguments[I].Storage.data();
+  }
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::stream

@@ -1,0 +1,200 @@
+// The stream backend's queues and events: in-order queues on non-blocking streams,
+// wait lists as stream waits on the other queues' events, copies through the copy
+// engine, launches as blocks and grids; an event is a recycled driver event recorded
+// after its command.
+#include <dglink/stream/backend.h>
+
+#include <dglink/support/error.h>
+#include <dglink/support/log.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace dglink::stream {
+namespace {
+
+char *devicePointer(const DeviceGlobalLocation &Location) {
+  if (Location.Buffer != nullptr)
+    return static_cast<char *>(static_cast<StreamMem *>(Location.Buffer)->Pointer) +
+           Location.Address;
+  return core::locationAddress<char *>(Location);
+}
+
+// The largest divisor of Global not above Limit (at least 1).
+size_t blockSizeFor(size_t Global, size_t Limit) {
+  for (size_t Block = std::min(Global, Limit); Block > 1; --Block)
+    if (Global % Block == 0)
+      return Block;
+  return 1;
+}
+
+// Blocks and grid of a checked launch: the local size when given, else the largest
+// blocks that divide the global size (OpenCL's uniform groups), filling dimension 0
+// first; the grid within the device's limits.
+pi_result grid(const core::LaunchShape &Shape, const StreamKernel &Kernel, const DeviceInfo &Device,
+               unsigned Block[3], unsigned Grid[3]) {
+  size_t Sizes[3] = {1, 1, 1};
+  size_t Budget = static_cast<size_t>(Kernel.MaxThreadsPerBlock);
+  for (pi_uint32 D = 0; D < Shape.Dimensions; ++D) {
+    if (Shape.LocalGiven) {
+      Sizes[D] = Shape.Local[D];
+      continue;
+    }
+    Sizes[D] =
+        blockSizeFor(Shape.Global[D], std::min(Budget, static_cast<size_t>(Device.MaxBlockDim[D])));
+    Budget /= Sizes[D];
+  }
+  for (int D = 0; D < 3; ++D) {
+    const size_t Blocks = Shape.Global[D] / Sizes[D];
+    if (Blocks > static_cast<size_t>(Device.MaxGridDim[D]))
+      return fail(PI_ERROR_INVALID_GLOBAL_WORK_SIZE,
+                  "piEnqueueKernelLaunch: {} groups in dimension {} exceed the device's {}", Blocks,
+                  D, Device.MaxGridDim[D]);
+    Block[D] = static_cast<unsigned>(Sizes[D]);
+    Grid[D] = static_cast<unsigned>(Blocks);
+  }
+  return PI_SUCCESS;
+}
+
+} // namespace
+
+StreamEvent::~StreamEvent() {
+  if (Handle != nullptr)
+    Context.recycleEvent(Handle);
+}
+
+pi_result StreamEvent::wait() {
+  DGLINK_TRY(Context.makeCurrent());
+  return driver().synchronize(Handle);
+}
+
+pi_result StreamEvent::status(pi_int32 &Status) {
+  DGLINK_TRY(Context.makeCurrent());
+  bool Complete = false;
+  DGLINK_TRY(driver().query(Handle, Complete));
+  Status = Complete ? PI_EVENT_COMPLETE : PI_EVENT_SUBMITTED;
+  return PI_SUCCESS;
+}
+
+StreamQueue::~StreamQueue() {
+  Driver &D = driver();
+  if (Context.makeCurrent() != PI_SUCCESS)
+    return;
+  // Work still in flight may read the staging memory: drain the stream first.
+  if (D.synchronize(Handle) != PI_SUCCESS)
+    logger().warn("{}: releasing queue {}: its stream reported an error: {}",
+                  streamBackend().name(), fmt::ptr(&Queue), lastErrorMessage());
+  Copies.release(D);
+  D.destroyStream(Handle);
+}
+
+template <typename SubmitFunction>
+pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Submit) {
+  Driver &D = driver();
+  DGLINK_TRY(Context.makeCurrent());
+  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
+    if (Request.Waits[I]->Queue != &Queue) // the in-order stream orders its own
+      DGLINK_TRY(D.waitEvent(Handle, static_cast<StreamEvent &>(*Request.Waits[I]->Impl).Handle));
+  std::unique_ptr<StreamEvent> Done;
+  if (Request.Out != nullptr) {
+    Event E = nullptr;
+    DGLINK_TRY(Context.acquireEvent(E));
+    Done = std::make_unique<StreamEvent>(Context, E); // recycles E if Submit fails
+  }
+  DGLINK_TRY(Submit(Done != nullptr ? Done->Handle : nullptr));
+  if (Request.Out != nullptr)
+    *Request.Out = std::move(Done);
+  return PI_SUCCESS;
+}
+
+pi_result StreamQueue::finish() {
+  DGLINK_TRY(Context.makeCurrent());
+  return driver().synchronize(Handle);
+}
+
+pi_result StreamQueue::write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                             const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    return Copies.write(driver(), Handle, devicePointer(Device), Src, Size, Request.Blocking, Done);
+  });
+}
+
+pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                            const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    return Copies.read(driver(), Handle, Dst, devicePointer(Device), Size, Request.Blocking, Done);
+  });
+}
+
+// Done recorded after the command; a blocking request waits for the stream.
+static pi_result complete(Driver &D, Stream S, Event Done, bool Blocking) {
+  if (Done != nullptr)
+    DGLINK_TRY(D.record(Done, S));
+  return Blocking ? D.synchronize(S) : PI_SUCCESS;
+}
+
+pi_result StreamQueue::usmCopy(void *Dst, const void *Src, size_t Size,
+                               const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    // Unified addressing: the driver tells host (pinned or pageable), device and
+    // managed memory apart from the pointers.
+    if (Size != 0)
+      DGLINK_TRY(D.copy(Dst, Src, Size, Handle));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                               const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    const size_t Count = Size / PatternSize;
+    if (Count != 0 && PatternSize <= 4) {
+      uint32_t Value = 0;
+      if (PatternSize == 1)
+        Value = *static_cast<const unsigned char *>(Pattern);
+      else if (PatternSize == 2) {
+        uint16_t Half = 0;
+        std::memcpy(&Half, Pattern, 2);
+        Value = Half;
+      } else
+        std::memcpy(&Value, Pattern, 4);
+      DGLINK_TRY(D.fill(Ptr, Value, static_cast<unsigned>(PatternSize), Count, Handle));
+    } else if (Count != 0) {
+      // Wider patterns: tiled on the host and copied, blocking, so that the tile may
+      // go away.
+      std::vector<unsigned char> Tiled(Size);
+      for (size_t I = 0; I < Size; I += PatternSize)
+        std::memcpy(Tiled.data() + I, Pattern, PatternSize);
+      DGLINK_TRY(D.copy(Ptr, Tiled.data(), Size, Handle));
+      return complete(D, Handle, Done, true);
+    }
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                              const core::Enqueue &Request) {
+  auto &Impl = static_cast<StreamKernel &>(*Kernel.Impl);
+  unsigned Block[3];
+  unsigned Grid[3];
+  DGLINK_TRY(grid(Shape, Impl, streamDevice(*Queue.Device).Info, Block, Grid));
+  std::vector<void *> Params;
+  DGLINK_TRY(Impl.collect(Params));
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    DGLINK_TRY(
+        D.launch(Impl.Handle, Grid, Block, Handle, Params.empty() ? nullptr : Params.data()));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+// The queue is in order: an event recorded now completes after everything enqueued
+// before, which is what both a marker and a barrier promise.
+pi_result StreamQueue::marker(bool, const core::Enqueue &Request) {
+  return enqueue(Request,
+                 [&](Event Done) { return complete(driver(), Handle, Done, Request.Blocking); });
+}
+
+} // namespace dglink::stream
