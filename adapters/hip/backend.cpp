@@ -164,18 +164,25 @@ public:
                      bool &Found) override {
     HipFunction F = nullptr;
     const HipError Result = hip().ModuleGetFunction(&F, hipModule(M), Name);
-    Found = Result == HipSuccess;
     if (Result != HipSuccess && Result != HipErrorNotFound)
       return hipError(Result, "hipModuleGetFunction");
-    Out = reinterpret_cast<stream::FunctionHandle>(F);
+    Found = Result == HipSuccess;
+    if (Found)
+      Out = reinterpret_cast<stream::FunctionHandle>(F);
     return PI_SUCCESS;
   }
   pi_result global(stream::Module M, const char *Name, void *&Address, size_t &Bytes,
                    bool &Found) override {
-    const HipError Result = hip().ModuleGetGlobal(&Address, &Bytes, hipModule(M), Name);
-    Found = Result == HipSuccess;
+    void *Pointer = nullptr;
+    size_t Size = 0;
+    const HipError Result = hip().ModuleGetGlobal(&Pointer, &Size, hipModule(M), Name);
     if (Result != HipSuccess && Result != HipErrorNotFound)
       return hipError(Result, "hipModuleGetGlobal");
+    Found = Result == HipSuccess;
+    if (Found) {
+      Address = Pointer;
+      Bytes = Size;
+    }
     return PI_SUCCESS;
   }
   std::vector<std::string> kernelNames(stream::Module) override { return {}; }

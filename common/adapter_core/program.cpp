@@ -261,6 +261,12 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
       if (!Context->hasDevice(Device))
         return dglink::fail(PI_ERROR_INVALID_PROGRAM,
                             "piProgramLink: InputPrograms[{}] belongs to another device", I);
+    // The output of a failed link has a log and no code (set once, when it was made).
+    if (InputPrograms[I]->LinkFailed)
+      return dglink::fail(PI_ERROR_INVALID_PROGRAM,
+                          "piProgramLink: InputPrograms[{}] is the result of a failed link and "
+                          "has no code; see its build log",
+                          I);
   }
   for (pi_uint32 I = 1; I < NumInputPrograms; ++I)
     if (InputPrograms[I]->Target != InputPrograms[0]->Target ||

@@ -165,20 +165,25 @@ public:
                      bool &Found) override {
     CUfunction F = nullptr;
     const CUresult R = cu().cuModuleGetFunction(&F, module(M), Name);
-    Found = R == CUDA_SUCCESS;
     if (R != CUDA_SUCCESS && R != CUDA_ERROR_NOT_FOUND)
       return cudaError(R, "cuModuleGetFunction");
-    Out = reinterpret_cast<stream::FunctionHandle>(F);
+    Found = R == CUDA_SUCCESS;
+    if (Found)
+      Out = reinterpret_cast<stream::FunctionHandle>(F);
     return PI_SUCCESS;
   }
   pi_result global(stream::Module M, const char *Name, void *&Address, size_t &Bytes,
                    bool &Found) override {
     CUdeviceptr Pointer = 0;
-    const CUresult R = cu().cuModuleGetGlobal(&Pointer, &Bytes, module(M), Name);
-    Found = R == CUDA_SUCCESS;
+    size_t Size = 0;
+    const CUresult R = cu().cuModuleGetGlobal(&Pointer, &Size, module(M), Name);
     if (R != CUDA_SUCCESS && R != CUDA_ERROR_NOT_FOUND)
       return cudaError(R, "cuModuleGetGlobal");
-    Address = reinterpret_cast<void *>(Pointer);
+    Found = R == CUDA_SUCCESS;
+    if (Found) {
+      Address = reinterpret_cast<void *>(Pointer);
+      Bytes = Size;
+    }
     return PI_SUCCESS;
   }
   std::vector<std::string> kernelNames(stream::Module M) override {

@@ -130,7 +130,12 @@ pi_result StreamContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::Que
   DGLINK_TRY(makeCurrent());
   Stream S = nullptr;
   DGLINK_TRY(driver().createStream(S));
-  Impl = std::make_unique<StreamQueue>(Queue, *this, S);
+  try {
+    Impl = std::make_unique<StreamQueue>(Queue, *this, S);
+  } catch (...) {
+    driver().destroyStream(S);
+    throw;
+  }
   return PI_SUCCESS;
 }
 

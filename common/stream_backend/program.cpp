@@ -42,7 +42,10 @@ pi_result load(StreamContext &Context, const void *Image, std::string &Log, Modu
   if (Result == PI_SUCCESS)
     return PI_SUCCESS;
   Loaded = nullptr;
-  return fail(PI_ERROR_BUILD_PROGRAM_FAILURE, "{} (device '{}')\n{}", lastErrorMessage(),
+  // The build log says why too (a loader that writes no log is common).
+  const std::string Message = lastErrorMessage();
+  Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Message;
+  return fail(PI_ERROR_BUILD_PROGRAM_FAILURE, "{} (device '{}')\n{}", Message,
               Context.Device.Description.Name, LoaderLog);
 }
 
@@ -145,12 +148,11 @@ pi_result StreamContext::link(core::LinkRequest &Request) {
     return PI_ERROR_LINK_PROGRAM_FAILURE;
   if (Result != PI_SUCCESS)
     return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}", lastErrorMessage());
-  Module Made = nullptr;
-  if (load(*this, Linked.data(), Output.Log, Made) != PI_SUCCESS)
+  auto Impl = std::make_unique<StreamProgram>(*this, Kind); // unloads the module if need be
+  if (load(*this, Linked.data(), Output.Log, Impl->Loaded) != PI_SUCCESS)
     return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "the linked {} does not load: {}",
                 codeKindName(Kind), lastErrorMessage());
-  auto Impl = std::make_unique<StreamProgram>(*this, Kind);
-  Impl->Loaded = Made;
+  Module Made = Impl->Loaded;
   Output.Binary.assign(Linked.begin(), Linked.end());
   nameKernels(Output, Made);
   Output.Impl = std::move(Impl);

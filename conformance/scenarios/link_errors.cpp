@@ -48,6 +48,21 @@ TEST_P(LinkErrors, DuplicateExport) {
   expectLinkFailureNaming({"link_caller", "link_callee", "link_callee"}, "link_callee");
 }
 
+// The program a failed link returns holds a log and no code: as a link input it is
+// refused by name, never read (it once crashed the CUDA and HIP adapters).
+TEST_P(LinkErrors, FailedLinkOutputIsNoLinkInput) {
+  std::vector<ProgramHandle> Inputs;
+  std::vector<pi_program> Raw;
+  ASSERT_NO_FATAL_FAILURE(compileAll({"unresolved", "link_callee"}, Inputs, Raw));
+  ProgramHandle Failed;
+  EXPECT_PI_ERROR(PI_ERROR_LINK_PROGRAM_FAILURE, link(Raw, Failed.out()));
+  ASSERT_TRUE(Failed);
+  ProgramHandle Again;
+  EXPECT_PI_ERROR_NAMING(PI_ERROR_INVALID_PROGRAM, "failed link",
+                         link({Failed.get(), Raw[1]}, Again.out()));
+  EXPECT_FALSE(Again) << "no program on failure";
+}
+
 TEST_P(LinkErrors, ZeroInputs) {
   std::vector<ProgramHandle> Inputs;
   std::vector<pi_program> Raw;
