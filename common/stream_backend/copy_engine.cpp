@@ -59,24 +59,28 @@ size_t chunkFor(size_t Count, const CopyTuning &Tuning) {
 // alignment does not allow it).
 bool asFill(const void *Src, size_t Count, const char *Dst, uint32_t &Value) {
   const auto Address = reinterpret_cast<uintptr_t>(Dst);
-  if (Count == 1) {
-    Value = *static_cast<const unsigned char *>(Src);
-    return true;
-  }
-  if (Count == 2 && Address % 2 == 0) {
-    uint16_t Half = 0;
-    std::memcpy(&Half, Src, 2);
-    Value = Half;
-    return true;
-  }
-  if (Count == 4 && Address % 4 == 0) {
-    std::memcpy(&Value, Src, 4);
-    return true;
-  }
-  return false;
+  if (Count != 1 && Count != 2 && Count != 4)
+    return false;
+  if (Address % Count != 0)
+    return false;
+  Value = patternValue(Src, Count);
+  return true;
 }
 
 } // namespace
+
+uint32_t patternValue(const void *Pattern, size_t Size) {
+  if (Size == 1)
+    return *static_cast<const unsigned char *>(Pattern);
+  if (Size == 2) {
+    uint16_t Half = 0;
+    std::memcpy(&Half, Pattern, 2);
+    return Half;
+  }
+  uint32_t Word = 0;
+  std::memcpy(&Word, Pattern, 4);
+  return Word;
+}
 
 const CopyTuning &copyTuning() {
   static const CopyTuning Tuning = [] {

@@ -151,15 +151,7 @@ pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSiz
     Driver &D = driver();
     const size_t Count = Size / PatternSize;
     if (Count != 0 && PatternSize <= 4) {
-      uint32_t Value = 0;
-      if (PatternSize == 1)
-        Value = *static_cast<const unsigned char *>(Pattern);
-      else if (PatternSize == 2) {
-        uint16_t Half = 0;
-        std::memcpy(&Half, Pattern, 2);
-        Value = Half;
-      } else
-        std::memcpy(&Value, Pattern, 4);
+      const uint32_t Value = patternValue(Pattern, PatternSize);
       DGLINK_TRY(D.fill(Ptr, Value, static_cast<unsigned>(PatternSize), Count, Handle));
     } else if (Count != 0) {
       // Wider patterns: tiled on the host and copied, blocking, so that the tile may

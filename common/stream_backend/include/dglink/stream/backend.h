@@ -127,8 +127,7 @@ public:
 
 private:
   // Runs Submit(Done) on the stream after the request's wait list; Done is the event
-  // the caller asked for (null if none), which Submit records after its command
-  // (records it itself where it must, else Record is true and it is recorded here).
+  // the caller asked for (null if none), which Submit records after its command.
   template <typename SubmitFunction>
   pi_result enqueue(const core::Enqueue &Request, SubmitFunction &&Submit);
 };

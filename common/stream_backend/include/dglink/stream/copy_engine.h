@@ -31,6 +31,9 @@ struct CopyTuning {
 };
 const CopyTuning &copyTuning();
 
+// The value of a 1, 2 or 4-byte pattern as the driver's fill takes it.
+uint32_t patternValue(const void *Pattern, size_t Size);
+
 class CopyEngine {
 public:
   CopyEngine() = default;
