@@ -27,6 +27,8 @@ formatted=(
   adapters/level_zero/ze_loader.cpp
   adapters/level_zero/ze_loader.h
   adapters/level_zero/tests/adapter_test.cpp
+  adapters/opencl
+  conformance/scenarios/core_guarantees.cpp
 )
 status=0
 count=0

@@ -1,168 +1,87 @@
-// Device-global read and write: the error contract of DESIGN.md checked in its order, then
-// the mechanism: a program from lowered images keeps its variables in storage the adapter
-// owns (a buffer read or write, no kernel launch); otherwise the driver's
-// cl_intel_global_variable_access where the device has it.
-#include "opencl_adapter.h"
-
-#include <dglink/support/device_global.h>
+// Where a device global's bytes are: a program from lowered images keeps its variables
+// in one buffer per device that the adapter owns (a copy is a buffer read or write, no
+// kernel launch); otherwise the driver's cl_intel_global_variable_access finds them by
+// name where the device has it.
+#include "backend.h"
 
 namespace dglink::opencl {
-namespace {
 
-enum class Direction { Read, Write };
-
-// One device-global copy, validated, as every mechanism receives it.
-struct DeviceGlobalCopy {
-  pi_queue Queue;
-  pi_program Program;
-  const char *Name;
-  const DeviceGlobalInfo *Variable;
-  Direction Dir;
-  bool Blocking;
-  size_t Count;
-  size_t Offset;
-  void *HostPtr; // Dst of a read, Src of a write
-};
-
-// Checks in the order of DESIGN.md's error table, after the handle and pointer checks the
-// entry points make.
-pi_result validate(const char *Function, pi_queue Queue, pi_program Program, const char *Name,
-                   Direction Dir, size_t Count, size_t Offset, pi_uint32 NumEvents,
-                   const pi_event *WaitList, const DeviceGlobalInfo *&Variable) {
-  DGLINK_TRY(checkQueueWaitList(Queue, NumEvents, WaitList));
-  if (!programBuiltFor(Program, Queue->Device))
-    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
-                "{}: {} is not built for device '{}' (the queue's device)", Function,
-                programLabel(Program), Queue->Device->Name);
-  const auto Found = Program->Metadata.DeviceGlobals.find(Name);
-  if (Found == Program->Metadata.DeviceGlobals.end())
-    return fail(PI_ERROR_INVALID_VALUE, "{}: {} has no device global named '{}'", Function,
-                programLabel(Program), Name);
-  DGLINK_TRY(checkDeviceGlobalRange(Name, Offset, Count, Found->second.Size));
-  DGLINK_TRY(checkHostAccess(Function, Name, Found->second.Access, Dir == Direction::Write));
-  Variable = &Found->second;
-  return PI_SUCCESS;
-}
-
-// PI_DEVICE_GLOBAL_MECHANISM_NATIVE: the driver finds the variable by name.
-pi_result copyNative(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
-                     const pi_event *WaitList, pi_event *Event) {
-  const GlobalVariableFunctions &Functions = Copy.Queue->Device->Platform->GlobalVariable;
-  ClEventList ClWaitList(NumEvents, WaitList);
-  PendingEvent Pending(Copy.Queue, Event);
-  const cl_bool Blocking = Copy.Blocking ? CL_TRUE : CL_FALSE;
-  cl_int Error;
-  const char *ClFunction;
-  if (Copy.Dir == Direction::Read) {
-    ClFunction = "clEnqueueReadGlobalVariableINTEL";
-    Error = Functions.Read(Copy.Queue->Queue, Copy.Program->Program, Copy.Name, Blocking,
-                           Copy.Count, Copy.Offset, Copy.HostPtr, ClWaitList.size(),
-                           ClWaitList.data(), Pending.clEvent());
-  } else {
-    ClFunction = "clEnqueueWriteGlobalVariableINTEL";
-    Error = Functions.Write(Copy.Queue->Queue, Copy.Program->Program, Copy.Name, Blocking,
-                            Copy.Count, Copy.Offset, Copy.HostPtr, ClWaitList.size(),
-                            ClWaitList.data(), Pending.clEvent());
-  }
-  if (Error != CL_SUCCESS)
-    return fail(toPiResult(Error), "{}: {} failed with {} ({}) for device global '{}'", Function,
-                ClFunction, clErrorName(Error), Error, Copy.Name);
-  Pending.commit();
-  return PI_SUCCESS;
-}
-
-// PI_DEVICE_GLOBAL_MECHANISM_LOWERED: the variable's bytes at its offset in the program's
-// storage on the queue's device.
-pi_result copyLowered(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
-                      const pi_event *WaitList, pi_event *Event) {
-  const auto Place = Copy.Program->Metadata.Lowered->Variables.find(Copy.Name);
-  if (Place == Copy.Program->Metadata.Lowered->Variables.end())
+pi_result ClProgram::storage(const char *Function, const _pi_program &Owner,
+                             const _pi_device &Device, ClMem *&Out) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (const auto &[Holder, Mem] : Storage)
+    if (Holder == &Device) {
+      Out = Mem.get();
+      return PI_SUCCESS;
+    }
+  // One buffer per device: a program's variables on two devices are two instances. The
+  // initial contents go in with the buffer, so no queue is needed. Checked before
+  // anything is allocated: a corrupt or hostile size must not make the host allocate
+  // and zero gigabytes.
+  const uint64_t Needed = Owner.Metadata.Lowered->Size;
+  const auto MaxAlloc =
+      deviceScalar<cl_ulong>(clDevice(Device).Device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0);
+  if (MaxAlloc != 0 && Needed > MaxAlloc)
     return fail(PI_ERROR_INVALID_BINARY,
-                "{}: device global '{}' of {} has no place in the lowered storage", Function,
-                Copy.Name, programLabel(Copy.Program));
-  cl_mem Storage = nullptr;
-  DGLINK_TRY(loweredStorage(Function, Copy.Program, Copy.Queue->Device, Storage));
-  ClEventList ClWaitList(NumEvents, WaitList);
-  PendingEvent Pending(Copy.Queue, Event);
-  const cl_bool Blocking = Copy.Blocking ? CL_TRUE : CL_FALSE;
-  const size_t Offset = static_cast<size_t>(Place->second.Offset) + Copy.Offset;
-  cl_int Error;
-  const char *ClFunction;
-  if (Copy.Dir == Direction::Read) {
-    ClFunction = "clEnqueueReadBuffer";
-    Error = clEnqueueReadBuffer(Copy.Queue->Queue, Storage, Blocking, Offset, Copy.Count,
-                                Copy.HostPtr, ClWaitList.size(), ClWaitList.data(),
-                                Pending.clEvent());
-  } else {
-    ClFunction = "clEnqueueWriteBuffer";
-    Error = clEnqueueWriteBuffer(Copy.Queue->Queue, Storage, Blocking, Offset, Copy.Count,
-                                 Copy.HostPtr, ClWaitList.size(), ClWaitList.data(),
-                                 Pending.clEvent());
-  }
+                "{}: the device-global storage of program {} needs {} bytes, more than device "
+                "'{}' allocates at once ({} bytes)",
+                Function, fmt::ptr(&Owner), Needed, Device.Description.Name, MaxAlloc);
+  std::vector<uint8_t> Contents = Owner.Metadata.Lowered->initialContents();
+  if (Contents.empty())
+    Contents.resize(16); // kernels still take the argument; OpenCL has no empty buffers
+  core::allocationPoint();
+  Storage.reserve(Storage.size() + 1); // nothing throws once the buffer exists
+  auto Made = std::make_unique<ClMem>(nullptr);
+  cl_int Error = CL_SUCCESS;
+  Made->Mem = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             Contents.size(), Contents.data(), &Error);
   if (Error != CL_SUCCESS)
-    return fail(toPiResult(Error), "{}: {} failed with {} ({}) for device global '{}'", Function,
-                ClFunction, clErrorName(Error), Error, Copy.Name);
-  Pending.commit();
+    return fail(toPiResult(Error),
+                "{}: clCreateBuffer failed with {} ({}) for the {} bytes of device-global storage "
+                "of program {} on device '{}'",
+                Function, clErrorName(Error), Error, Contents.size(), fmt::ptr(&Owner),
+                Device.Description.Name);
+  Out = Made.get();
+  Storage.emplace_back(&Device, std::move(Made));
   return PI_SUCCESS;
 }
 
-pi_result copy(const char *Function, const DeviceGlobalCopy &Copy, pi_uint32 NumEvents,
-               const pi_event *WaitList, pi_event *Event) {
-  if (Copy.Program->Metadata.Lowered)
-    return copyLowered(Function, Copy, NumEvents, WaitList, Event);
-  pi_device Device = Copy.Queue->Device;
-  if (Device->DeviceGlobal == PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
-    return copyNative(Function, Copy, NumEvents, WaitList, Event);
-  return fail(PI_ERROR_INVALID_OPERATION,
-              "{}: {} was made from an image whose device globals were not lowered, and device "
-              "'{}' has no cl_intel_global_variable_access; make the image with `dglink compile "
-              "--lower-device-globals` (docs/opencl-lowering.md)",
-              Function, programLabel(Copy.Program), Device->Name);
+pi_result ClProgram::findGlobal(_pi_program &Owner, _pi_device &Device, const std::string &Name,
+                                const std::string &Symbol, core::GlobalLookup &Result) {
+  constexpr const char *Function = "piextEnqueueDeviceGlobalVariableRead/Write";
+  if (Owner.Metadata.Lowered) {
+    const auto Place = Owner.Metadata.Lowered->Variables.find(Name);
+    if (Place == Owner.Metadata.Lowered->Variables.end()) {
+      Result.NotFoundReason = "it has no place in the program's lowered device-global storage";
+      return PI_SUCCESS;
+    }
+    ClMem *Mem = nullptr;
+    DGLINK_TRY(storage(Function, Owner, Device, Mem));
+    Result.Location = {Place->second.Offset, static_cast<core::MemImpl *>(Mem)};
+    Result.Bytes = Place->second.Size;
+    Result.Found = true;
+    return PI_SUCCESS;
+  }
+  // The driver finds the variable by the name DPC++ gives it (the unique id) and checks
+  // the range itself; the declared size bounds the copy where there is one. Without the
+  // Intel extension no copy reaches the variable: the copy says why, after the range and
+  // host-access checks, as on every device.
+  auto Made = std::make_unique<ClMem>(ClMem::Kind::NamedGlobal, Program, Name);
+  if (Device.Description.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NATIVE) {
+    Made->What = ClMem::Kind::Unreachable;
+    Made->Name = fmt::format(
+        "program {} was made from an image whose device globals were not lowered, and device "
+        "'{}' has no cl_intel_global_variable_access; make the image with `dglink compile "
+        "--lower-device-globals` (docs/opencl-lowering.md)",
+        fmt::ptr(&Owner), Device.Description.Name);
+  }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  NamedGlobals.push_back(std::move(Made));
+  Result.Location = {0, static_cast<core::MemImpl *>(NamedGlobals.back().get())};
+  const auto Declared = Owner.Metadata.DeviceGlobals.find(Name);
+  Result.Bytes = Declared != Owner.Metadata.DeviceGlobals.end() ? Declared->second.Size : SIZE_MAX;
+  Result.Found = true;
+  return PI_SUCCESS;
 }
 
-} // namespace
 } // namespace dglink::opencl
-
-using namespace dglink::opencl;
-
-extern "C" {
-
-PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(pi_queue Queue, pi_program Program,
-                                                             const char *Name, pi_bool BlockingRead,
-                                                             size_t Count, size_t Offset, void *Dst,
-                                                             pi_uint32 NumEventsInWaitList,
-                                                             const pi_event *EventsWaitList,
-                                                             pi_event *Event) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  DGLINK_OPENCL_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
-  DGLINK_CHECK_NOT_NULL(Name, PI_ERROR_INVALID_VALUE);
-  DGLINK_CHECK_NOT_NULL(Dst, PI_ERROR_INVALID_VALUE);
-  const dglink::DeviceGlobalInfo *Variable = nullptr;
-  DGLINK_TRY(validate(__func__, Queue, Program, Name, Direction::Read, Count, Offset,
-                      NumEventsInWaitList, EventsWaitList, Variable));
-  const DeviceGlobalCopy Copy{Queue, Program, Name, Variable, Direction::Read, BlockingRead != 0,
-                              Count, Offset,  Dst};
-  return copy(__func__, Copy, NumEventsInWaitList, EventsWaitList, Event);
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
-    pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,
-    size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,
-    pi_event *Event) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  DGLINK_OPENCL_CHECK_HANDLE(Program, PI_ERROR_INVALID_PROGRAM);
-  DGLINK_CHECK_NOT_NULL(Name, PI_ERROR_INVALID_VALUE);
-  DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
-  const dglink::DeviceGlobalInfo *Variable = nullptr;
-  DGLINK_TRY(validate(__func__, Queue, Program, Name, Direction::Write, Count, Offset,
-                      NumEventsInWaitList, EventsWaitList, Variable));
-  // Src is only read; the shared copy description carries one host pointer for both ways.
-  const DeviceGlobalCopy Copy{Queue,    Program,          Name,
-                              Variable, Direction::Write, BlockingWrite != 0,
-                              Count,    Offset,           const_cast<void *>(Src)};
-  return copy(__func__, Copy, NumEventsInWaitList, EventsWaitList, Event);
-}
-DGLINK_OPENCL_CATCH_ALL
-
-} // extern "C"

@@ -1,30 +1,21 @@
-// Platform discovery through the OpenCL ICD loader: enumerated once, cached until
-// piTearDown, with the extension entry points each platform offers resolved up front.
-#include "opencl_adapter.h"
+// Discovery through the OpenCL ICD loader (platforms, their extension entry points,
+// what each device can do, queried once), contexts of one or more devices of a
+// platform, and the backend's factory.
+#include "backend.h"
 
-#include <dglink/support/info.h>
+#include <dglink/support/extensions.h>
 #include <dglink/support/log.h>
+
+#include <sstream>
 
 namespace dglink::opencl {
 namespace {
-
-struct PlatformCache {
-  std::mutex Mutex;
-  bool Enumerated = false;
-  std::vector<std::unique_ptr<_pi_platform>> Platforms;
-};
-
-// Never destroyed: a runtime may still hold handles while the process exits.
-PlatformCache &cache() {
-  static auto *Instance = new PlatformCache;
-  return *Instance;
-}
 
 template <typename Function> Function resolve(cl_platform_id Platform, const char *Name) {
   return reinterpret_cast<Function>(clGetExtensionFunctionAddressForPlatform(Platform, Name));
 }
 
-void resolveExtensionFunctions(_pi_platform &Platform) {
+void resolveExtensionFunctions(ClPlatform &Platform) {
   cl_platform_id Id = Platform.Platform;
   IntelUsmFunctions &Usm = Platform.Usm;
   Usm.HostMemAlloc = resolve<clHostMemAllocINTEL_fn>(Id, "clHostMemAllocINTEL");
@@ -41,160 +32,234 @@ void resolveExtensionFunctions(_pi_platform &Platform) {
       resolve<clEnqueueWriteGlobalVariableINTEL_fn>(Id, "clEnqueueWriteGlobalVariableINTEL");
 }
 
-pi_result enumerate(std::vector<std::unique_ptr<_pi_platform>> &Out) {
-  cl_uint Count = 0;
-  cl_int Error = clGetPlatformIDs(0, nullptr, &Count);
-  // The ICD loader says "no platform" with CL_PLATFORM_NOT_FOUND_KHR: not an error here.
-  if (Error == CL_PLATFORM_NOT_FOUND_KHR || (Error == CL_SUCCESS && Count == 0))
-    return PI_SUCCESS;
-  if (Error != CL_SUCCESS)
-    return clFailure(Error, "piPlatformsGet", "clGetPlatformIDs");
-  std::vector<cl_platform_id> Ids(Count);
-  Error = clGetPlatformIDs(Count, Ids.data(), nullptr);
-  if (Error != CL_SUCCESS)
-    return clFailure(Error, "piPlatformsGet", "clGetPlatformIDs");
+bool hasWord(const std::string &List, const char *Word) {
+  std::istringstream Stream(List);
+  for (std::string Item; Stream >> Item;)
+    if (Item == Word)
+      return true;
+  return false;
+}
 
-  for (cl_platform_id Id : Ids) {
-    auto Platform = std::make_unique<_pi_platform>();
-    Platform->Platform = Id;
-    Platform->Name = platformString(Id, CL_PLATFORM_NAME);
-    Platform->Vendor = platformString(Id, CL_PLATFORM_VENDOR);
-    Platform->Version = platformString(Id, CL_PLATFORM_VERSION);
-    Platform->Profile = platformString(Id, CL_PLATFORM_PROFILE);
-    Platform->Extensions = platformString(Id, CL_PLATFORM_EXTENSIONS);
-    resolveExtensionFunctions(*Platform);
+std::string joinWords(const std::vector<std::string> &Words) {
+  std::string Text;
+  for (const std::string &Word : Words)
+    Text += (Text.empty() ? "" : " ") + Word;
+  return Text;
+}
 
-    cl_uint NumDevices = 0;
-    Error = clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices);
-    if (Error != CL_SUCCESS && Error != CL_DEVICE_NOT_FOUND) {
-      // One broken platform must not hide the others.
-      logger().warn("OpenCL platform '{}': clGetDeviceIDs failed with {} ({}); skipped",
-                    Platform->Name, clErrorName(Error), Error);
-      continue;
-    }
-    if (Error == CL_SUCCESS && NumDevices != 0) {
-      std::vector<cl_device_id> DeviceIds(NumDevices);
-      Error = clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, NumDevices, DeviceIds.data(), nullptr);
-      if (Error != CL_SUCCESS)
-        return clFailure(Error, "piPlatformsGet", "clGetDeviceIDs");
-      for (cl_device_id DeviceId : DeviceIds)
-        Platform->Devices.push_back(makeDevice(Platform.get(), DeviceId));
-    }
-    Out.push_back(std::move(Platform));
+// The image formats a device links at run time, by the name of their target
+// (PI_EXT_DEVICE_INFO_LINK_FORMATS, and pi_ext_<format>_linking in the extension string).
+// A format is advertised only where the driver can both consume it and link it:
+// - "spir64": SPIR (LLVM bitcode) through cl_khr_spir, linked by clLinkProgram after a
+//   "-x spir -create-library" build; needs CL_DEVICE_LINKER_AVAILABLE.
+// - "spirv64": SPIR-V through clCreateProgramWithIL (CL_DEVICE_IL_VERSION names SPIR-V),
+//   compiled and linked by clCompileProgram/clLinkProgram; needs the linker too.
+// Native driver binaries (PTX on NVIDIA's OpenCL) are left out until a conformance run
+// on that driver proves that clLinkProgram links them.
+std::vector<std::string> linkFormatsOf(const ClDevice &Device, bool LinkerAvailable) {
+  std::vector<std::string> Formats;
+  if (!LinkerAvailable)
+    return Formats;
+  if (Device.ConsumesSpir)
+    Formats.emplace_back("spir64");
+  if (Device.ConsumesSpirV)
+    Formats.emplace_back("spirv64");
+  return Formats;
+}
+
+// The image formats a device builds and runs (PI_EXT_DEVICE_INFO_IMAGE_FORMATS): the
+// link formats, plus native code for the platform's own hardware, which the driver builds
+// with clBuildProgram but does not link (PTX on NVIDIA's OpenCL).
+std::vector<std::string> imageFormatsOf(const ClDevice &Device, const std::string &Vendor) {
+  std::vector<std::string> Formats;
+  if (Device.ConsumesSpir)
+    Formats.emplace_back("spir64");
+  if (Device.ConsumesSpirV)
+    Formats.emplace_back("spirv64");
+  if (Vendor.find("NVIDIA") != std::string::npos)
+    Formats.emplace_back("nvptx64");
+  if (Vendor.find("Advanced Micro Devices") != std::string::npos)
+    Formats.emplace_back("amdgcn");
+  return Formats;
+}
+
+pi_usm_mechanism usmMechanismOf(const ClDevice &Device, const std::string &Extensions) {
+  if (hasWord(Extensions, "cl_intel_unified_shared_memory") && Device.Platform->Usm.complete())
+    return PI_USM_MECHANISM_NATIVE;
+  // OpenCL 1.2 devices answer CL_INVALID_VALUE here: no SVM.
+  const auto Svm =
+      deviceScalar<cl_device_svm_capabilities>(Device.Device, CL_DEVICE_SVM_CAPABILITIES, 0);
+  if ((Svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) == 0)
+    return PI_USM_MECHANISM_NONE;
+  return PI_USM_MECHANISM_SVM;
+}
+
+// What an allocation of one USM kind allows, as ClContext::allocateUsm serves it: the
+// driver's answer under cl_intel_unified_shared_memory (its capability queries share
+// PI's numbers); under SVM, device USM always and host/shared USM only with
+// fine-grained SVM, because the host touches those without map/unmap.
+pi_usm_capabilities usmCapabilities(const ClDevice &Device, pi_usm_mechanism Usm,
+                                    pi_device_info Kind) {
+  if (Usm == PI_USM_MECHANISM_NATIVE) {
+    cl_bitfield Native = 0;
+    if (clGetDeviceInfo(Device.Device, static_cast<cl_device_info>(Kind), sizeof(Native), &Native,
+                        nullptr) != CL_SUCCESS)
+      return 0;
+    return Native & (PI_USM_ACCESS | PI_USM_ATOMIC_ACCESS);
   }
-  return PI_SUCCESS;
+  if (Usm == PI_USM_MECHANISM_NONE)
+    return 0;
+  if (Kind == PI_DEVICE_INFO_USM_DEVICE_SUPPORT || Device.FineGrainSvm)
+    return PI_USM_ACCESS;
+  return 0;
 }
 
-bool deviceMatches(const _pi_device &Device, pi_device_type Requested) {
-  if (Requested == PI_DEVICE_TYPE_ALL)
-    return true;
-  return (Device.Type & Requested) != 0;
+std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &PlatformImpl,
+                                       cl_device_id Id) {
+  auto Device = core::makeHandle<_pi_device>();
+  auto Impl = std::make_unique<ClDevice>();
+  Impl->Device = Id;
+  Impl->Platform = &PlatformImpl;
+  core::DeviceDescription &D = Device->Description;
+  D.Type = static_cast<pi_device_type>(deviceScalar<cl_device_type>(Id, CL_DEVICE_TYPE, 0));
+  D.VendorId = deviceScalar<cl_uint>(Id, CL_DEVICE_VENDOR_ID);
+  D.ComputeUnits = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_COMPUTE_UNITS);
+  D.MaxWorkGroupSize = deviceScalar<size_t>(Id, CL_DEVICE_MAX_WORK_GROUP_SIZE, 1);
+  clGetDeviceInfo(Id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(D.MaxWorkItemSizes), D.MaxWorkItemSizes,
+                  nullptr);
+  D.GlobalMemSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_GLOBAL_MEM_SIZE);
+  // Devices without fp64 may refuse the query instead of answering 0.
+  D.DoubleFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_DOUBLE_FP_CONFIG, 0);
+  D.CompilerAvailable = deviceScalar<cl_bool>(Id, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;
+  D.LinkerAvailable = deviceScalar<cl_bool>(Id, CL_DEVICE_LINKER_AVAILABLE) == CL_TRUE;
+  D.ExecutesKernels = true;
+  D.Name = deviceString(Id, CL_DEVICE_NAME);
+  D.Vendor = deviceString(Id, CL_DEVICE_VENDOR);
+  D.DriverVersion = deviceString(Id, CL_DRIVER_VERSION);
+  D.Version = deviceString(Id, CL_DEVICE_VERSION);
+  D.IlVersion = deviceString(Id, CL_DEVICE_IL_VERSION);
+  const std::string Native = deviceString(Id, CL_DEVICE_EXTENSIONS);
+  Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
+  Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
+  Impl->LinkFormats = linkFormatsOf(*Impl, D.LinkerAvailable);
+  D.LinkFormats = joinWords(Impl->LinkFormats);
+  const std::vector<std::string> ImageFormats = imageFormatsOf(*Impl, Platform.Description.Vendor);
+  D.ImageFormats = joinWords(ImageFormats);
+  D.Usm = usmMechanismOf(*Impl, Native);
+  if (D.Usm == PI_USM_MECHANISM_SVM)
+    Impl->FineGrainSvm =
+        (deviceScalar<cl_device_svm_capabilities>(Id, CL_DEVICE_SVM_CAPABILITIES, 0) &
+         CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+  D.HostUsm = usmCapabilities(*Impl, D.Usm, PI_DEVICE_INFO_USM_HOST_SUPPORT);
+  D.DeviceUsm = usmCapabilities(*Impl, D.Usm, PI_DEVICE_INFO_USM_DEVICE_SUPPORT);
+  D.SharedUsm = usmCapabilities(*Impl, D.Usm, PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT);
+  if (hasWord(Native, "cl_intel_global_variable_access") && PlatformImpl.GlobalVariable.complete())
+    D.DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
+  else if (!ImageFormats.empty())
+    // Any device that runs an image format the shim emits runs its lowered images, whose
+    // variables live in a buffer the adapter owns (docs/opencl-lowering.md).
+    D.DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_LOWERED;
+  D.Extensions = buildExtensionString(Native, Impl->LinkFormats,
+                                      D.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NONE);
+  Device->Platform = &Platform;
+  Device->Impl = std::move(Impl);
+  return Device;
 }
+
+class OpenClBackend final : public core::Backend {
+public:
+  const char *name() const override { return "opencl"; }
+  const char *label() const override { return "OpenCL"; }
+  bool multiDeviceContexts() const override { return true; }
+  bool globalOffsets() const override { return true; }
+  bool runsLoweredImages() const override { return true; }
+
+  void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override {
+    cl_uint Count = 0;
+    cl_int Error = clGetPlatformIDs(0, nullptr, &Count);
+    // The ICD loader says "no platform" with CL_PLATFORM_NOT_FOUND_KHR: not an error here.
+    if (Error == CL_PLATFORM_NOT_FOUND_KHR || (Error == CL_SUCCESS && Count == 0))
+      return;
+    std::vector<cl_platform_id> Ids(Count);
+    if (Error == CL_SUCCESS)
+      Error = clGetPlatformIDs(Count, Ids.data(), nullptr);
+    if (Error != CL_SUCCESS) {
+      logger().warn("opencl: clGetPlatformIDs failed with {} ({}); zero platforms",
+                    clErrorName(Error), Error);
+      return;
+    }
+    for (cl_platform_id Id : Ids) {
+      auto Platform = core::makeHandle<_pi_platform>();
+      core::PlatformDescription &D = Platform->Description;
+      D.Name = platformString(Id, CL_PLATFORM_NAME);
+      D.Vendor = platformString(Id, CL_PLATFORM_VENDOR);
+      D.Version = platformString(Id, CL_PLATFORM_VERSION);
+      D.Profile = platformString(Id, CL_PLATFORM_PROFILE);
+      D.Extensions = platformString(Id, CL_PLATFORM_EXTENSIONS);
+      auto Impl = std::make_unique<ClPlatform>();
+      Impl->Platform = Id;
+      resolveExtensionFunctions(*Impl);
+      cl_uint NumDevices = 0;
+      Error = clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices);
+      std::vector<cl_device_id> DeviceIds(Error == CL_SUCCESS ? NumDevices : 0);
+      if (!DeviceIds.empty())
+        Error = clGetDeviceIDs(Id, CL_DEVICE_TYPE_ALL, NumDevices, DeviceIds.data(), nullptr);
+      if (Error != CL_SUCCESS && Error != CL_DEVICE_NOT_FOUND) {
+        // One broken platform must not hide the others.
+        logger().warn("opencl: platform '{}': clGetDeviceIDs failed with {} ({}); skipped", D.Name,
+                      clErrorName(Error), Error);
+        continue;
+      }
+      for (cl_device_id DeviceId : DeviceIds)
+        Platform->Devices.push_back(
+            makeDevice(*Platform, *Impl, DeviceId).release()); // root devices live for the process
+      Platform->Impl = std::move(Impl);
+      if (!Platform->Devices.empty())
+        Platforms.push_back(std::move(Platform));
+    }
+  }
+
+  pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override {
+    std::vector<cl_device_id> Ids;
+    // One USM mechanism for the whole context, so that a pointer is freed the way it was
+    // made: the weakest of its devices'.
+    bool AllNative = true, AllSvm = true, AllFineGrain = true;
+    for (const _pi_device *Device : Context.Devices) {
+      Ids.push_back(clDevice(*Device).Device);
+      AllNative = AllNative && Device->Description.Usm == PI_USM_MECHANISM_NATIVE;
+      AllSvm = AllSvm && Device->Description.Usm == PI_USM_MECHANISM_SVM;
+      AllFineGrain = AllFineGrain && clDevice(*Device).FineGrainSvm;
+    }
+    const ClPlatform &Platform = static_cast<const ClPlatform &>(*Context.Platform->Impl);
+    // The platform is named explicitly, as OpenCL 1.x drivers want.
+    const cl_context_properties Properties[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(Platform.Platform), 0};
+    auto Made = std::make_unique<ClContext>(Context, nullptr);
+    cl_int Error = CL_SUCCESS;
+    Made->Context = clCreateContext(Properties, static_cast<cl_uint>(Ids.size()), Ids.data(),
+                                    nullptr, nullptr, &Error);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, "piContextCreate", "clCreateContext");
+    Made->Usm = AllNative ? PI_USM_MECHANISM_NATIVE
+                          : (AllSvm ? PI_USM_MECHANISM_SVM : PI_USM_MECHANISM_NONE);
+    Made->FineGrainSvm = AllSvm && AllFineGrain;
+    Made->IntelUsm = &Platform.Usm;
+    Impl = std::move(Made);
+    return PI_SUCCESS;
+  }
+};
 
 } // namespace
 
-void tearDownPlatforms() {
-  // Platforms and devices stay: a runtime may release contexts, queues and programs
-  // after piTearDown (static destructors), and those reach their device and platform,
-  // as does the dispatch layer's merged platform list. They own nothing that needs
-  // releasing (OpenCL root devices are not reference counted) and go with the process.
+bool ClDevice::canLink(const char *LinkFormat) const {
+  for (const std::string &Format : LinkFormats)
+    if (Format == LinkFormat)
+      return true;
+  return false;
 }
 
 } // namespace dglink::opencl
 
-using namespace dglink::opencl;
-
-extern "C" {
-
-PI_API_EXPORT pi_result piPlatformsGet(pi_uint32 NumEntries, pi_platform *Platforms,
-                                       pi_uint32 *NumPlatforms) try {
-  if (Platforms == nullptr && NumPlatforms == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: arguments 'Platforms' and 'NumPlatforms' are both null", __func__);
-  if (Platforms != nullptr && NumEntries == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: argument 'NumEntries' is 0 but 'Platforms' is not null", __func__);
-  PlatformCache &Cache = cache();
-  std::lock_guard<std::mutex> Lock(Cache.Mutex);
-  if (!Cache.Enumerated) {
-    std::vector<std::unique_ptr<_pi_platform>> Found;
-    DGLINK_TRY(enumerate(Found));
-    Cache.Platforms = std::move(Found);
-    Cache.Enumerated = true;
-  }
-  const auto Count = static_cast<pi_uint32>(Cache.Platforms.size());
-  if (Platforms != nullptr)
-    for (pi_uint32 I = 0; I < NumEntries && I < Count; ++I)
-      Platforms[I] = Cache.Platforms[I].get();
-  if (NumPlatforms != nullptr)
-    *NumPlatforms = Count;
-  return PI_SUCCESS;
+std::unique_ptr<dglink::core::Backend> dglink::core::makeBackend() {
+  return std::make_unique<dglink::opencl::OpenClBackend>();
 }
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piPlatformGetInfo(pi_platform Platform, pi_platform_info ParamName,
-                                          size_t ParamValueSize, void *ParamValue,
-                                          size_t *ParamValueSizeRet) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
-  switch (ParamName) {
-  case PI_PLATFORM_INFO_NAME:
-    return dglink::returnInfoString(Platform->Name, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_PLATFORM_INFO_VENDOR:
-    return dglink::returnInfoString(Platform->Vendor, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_PLATFORM_INFO_VERSION:
-    return dglink::returnInfoString(Platform->Version, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_PLATFORM_INFO_PROFILE:
-    return dglink::returnInfoString(Platform->Profile, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_PLATFORM_INFO_EXTENSIONS:
-    return dglink::returnInfoString(Platform->Extensions, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  case PI_EXT_PLATFORM_INFO_BACKEND:
-    return dglink::returnInfoString(DGLINK_ADAPTER_NAME, ParamValueSize, ParamValue,
-                                    ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: unknown ParamName 0x{:x}", __func__,
-                      static_cast<unsigned>(ParamName));
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_type DeviceType,
-                                     pi_uint32 NumEntries, pi_device *Devices,
-                                     pi_uint32 *NumDevices) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Platform, PI_ERROR_INVALID_PLATFORM);
-  constexpr pi_device_type KnownTypes =
-      PI_DEVICE_TYPE_DEFAULT | PI_DEVICE_TYPE_CPU | PI_DEVICE_TYPE_GPU | PI_DEVICE_TYPE_ACC;
-  if (DeviceType != PI_DEVICE_TYPE_ALL && (DeviceType == 0 || (DeviceType & ~KnownTypes) != 0))
-    return dglink::fail(PI_ERROR_INVALID_DEVICE_TYPE, "{}: DeviceType 0x{:x} is not a device type",
-                        __func__, DeviceType);
-  if (Devices == nullptr && NumDevices == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: arguments 'Devices' and 'NumDevices' are both null", __func__);
-  if (Devices != nullptr && NumEntries == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: argument 'NumEntries' is 0 but 'Devices' is not null", __func__);
-
-  std::vector<pi_device> Matching;
-  for (const auto &Device : Platform->Devices)
-    if (deviceMatches(*Device, DeviceType))
-      Matching.push_back(Device.get());
-  // OpenCL drivers rarely flag a default device; the first one is the default then.
-  if (DeviceType == PI_DEVICE_TYPE_DEFAULT && Matching.empty() && !Platform->Devices.empty())
-    Matching.push_back(Platform->Devices.front().get());
-  if (DeviceType == PI_DEVICE_TYPE_DEFAULT && Matching.size() > 1)
-    Matching.resize(1);
-
-  // No device of the requested type is an empty answer, not an error (as in DPC++).
-  const auto Count = static_cast<pi_uint32>(Matching.size());
-  if (Devices != nullptr)
-    for (pi_uint32 I = 0; I < NumEntries && I < Count; ++I)
-      Devices[I] = Matching[I];
-  if (NumDevices != nullptr)
-    *NumDevices = Count;
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-} // extern "C"

@@ -1,95 +1,221 @@
-// In-order command queues on one device of a context.
-#include "opencl_adapter.h"
-
-#include <dglink/support/info.h>
+// In-order command queues: every command of the core (copies, USM, markers) as one
+// OpenCL command after the request's wait list, its cl_event handed to the core.
+#include "backend.h"
 
 namespace dglink::opencl {
+namespace {
 
-void releaseReference(pi_queue Queue) {
-  if (--Queue->RefCount != 0)
+// A wait list as cl_events; short lists (the common case) need no heap allocation.
+class WaitList {
+public:
+  explicit WaitList(const core::Enqueue &Request) : Count(Request.NumWaits) {
+    if (Count > InlineCapacity) {
+      Heap = std::make_unique<cl_event[]>(Count);
+      Data = Heap.get();
+    }
+    for (pi_uint32 I = 0; I < Count; ++I)
+      Data[I] = static_cast<const ClEvent &>(*Request.Waits[I]->Impl).Event;
+  }
+  const cl_event *data() const { return Count == 0 ? nullptr : Data; }
+  cl_uint size() const { return Count; }
+
+private:
+  static constexpr pi_uint32 InlineCapacity = 16;
+  cl_event Inline[InlineCapacity] = {};
+  std::unique_ptr<cl_event[]> Heap;
+  cl_event *Data = Inline;
+  cl_uint Count;
+};
+
+// OpenCL waits only on events of the queue's context (CL_INVALID_CONTEXT otherwise),
+// which the contract reports as a bad wait list.
+pi_result checkSameContext(const core::Enqueue &Request, const ClContext &Context) {
+  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
+    if (Request.Waits[I]->Context != &Context.Owner)
+      return fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
+                  "event wait list: entry {} belongs to another context than the queue", I);
+  return PI_SUCCESS;
+}
+
+// The ClMem a location names (a buffer, lowered storage or a named global).
+const ClMem *memOf(const DeviceGlobalLocation &Location) {
+  return static_cast<const ClMem *>(static_cast<const core::MemImpl *>(Location.Buffer));
+}
+
+// A location no OpenCL command reaches: no buffer, or an unreachable device global.
+pi_result unreachable(const ClMem *Mem, const char *Function) {
+  if (Mem == nullptr)
+    return fail(PI_ERROR_INVALID_MEM_OBJECT,
+                "{}: the OpenCL adapter copies only to and from buffers and device-global "
+                "storage",
+                Function);
+  return fail(PI_ERROR_INVALID_OPERATION, "{}: {}", Function, Mem->Name);
+}
+
+} // namespace
+
+template <typename SubmitFunction>
+pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
+                           SubmitFunction &&Submit) {
+  DGLINK_TRY(checkSameContext(Request, Context));
+  const WaitList Waits(Request);
+  std::unique_ptr<ClEvent> Made;
+  if (Request.Out != nullptr)
+    Made = std::make_unique<ClEvent>(nullptr); // before the command: nothing fails after it
+  const cl_int Error = Submit(Waits.size(), Waits.data(), Made != nullptr ? &Made->Event : nullptr);
+  if (Error != CL_SUCCESS)
+    return fail(toPiResult(Error), "{} failed with {} ({}) on device '{}'", ClFunction,
+                clErrorName(Error), Error, Device.Description.Name);
+  if (Made != nullptr)
+    *Request.Out = std::move(Made);
+  return PI_SUCCESS;
+}
+
+ClQueue::~ClQueue() {
+  if (Queue == nullptr)
     return;
-  clReleaseCommandQueue(Queue->Queue);
-  releaseReference(Queue->Context);
-  delete Queue;
+  clFinish(Queue);
+  clReleaseCommandQueue(Queue);
+}
+
+pi_result ClQueue::finish() {
+  const cl_int Error = clFinish(Queue);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, "piQueueFinish", "clFinish");
+  return PI_SUCCESS;
+}
+
+pi_result ClQueue::write(const DeviceGlobalLocation &Location, const void *Src, size_t Size,
+                         const core::Enqueue &Request) {
+  const ClMem *Target = memOf(Location);
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  if (Target == nullptr || Target->What == ClMem::Kind::Unreachable)
+    return unreachable(Target, "piextEnqueueDeviceGlobalVariableWrite");
+  if (Target->What == ClMem::Kind::NamedGlobal) {
+    const GlobalVariableFunctions &Functions = clDevice(Device).Platform->GlobalVariable;
+    return enqueue("clEnqueueWriteGlobalVariableINTEL", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return Functions.Write(Queue, Target->Program, Target->Name.c_str(), Blocking,
+                                            Size, Location.Address, Src, NumWaits, Waits, Event);
+                   });
+  }
+  return enqueue("clEnqueueWriteBuffer", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueWriteBuffer(Queue, Target->Mem, Blocking, Location.Address, Size,
+                                               Src, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::read(void *Dst, const DeviceGlobalLocation &Location, size_t Size,
+                        const core::Enqueue &Request) {
+  const ClMem *Source = memOf(Location);
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  if (Source == nullptr || Source->What == ClMem::Kind::Unreachable)
+    return unreachable(Source, "piextEnqueueDeviceGlobalVariableRead");
+  if (Source->What == ClMem::Kind::NamedGlobal) {
+    const GlobalVariableFunctions &Functions = clDevice(Device).Platform->GlobalVariable;
+    return enqueue("clEnqueueReadGlobalVariableINTEL", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return Functions.Read(Queue, Source->Program, Source->Name.c_str(), Blocking,
+                                           Size, Location.Address, Dst, NumWaits, Waits, Event);
+                   });
+  }
+  return enqueue("clEnqueueReadBuffer", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueReadBuffer(Queue, Source->Mem, Blocking, Location.Address, Size,
+                                              Dst, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) {
+  if (Context.Usm == PI_USM_MECHANISM_NONE)
+    return Context.noUsmPath("piextUSMEnqueueMemcpy", &Device);
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  if (Context.Usm == PI_USM_MECHANISM_NATIVE)
+    return enqueue("clEnqueueMemcpyINTEL", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return Context.IntelUsm->EnqueueMemcpy(Queue, Blocking, Dst, Src, Size,
+                                                            NumWaits, Waits, Event);
+                   });
+  return enqueue(
+      "clEnqueueSVMMemcpy", Request, [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+        return clEnqueueSVMMemcpy(Queue, Blocking, Dst, Src, Size, NumWaits, Waits, Event);
+      });
+}
+
+// Both fills copy the pattern when the command is enqueued.
+pi_result ClQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                           const core::Enqueue &Request) {
+  if (Context.Usm == PI_USM_MECHANISM_NONE)
+    return Context.noUsmPath("piextUSMEnqueueFill", &Device);
+  if (Context.Usm == PI_USM_MECHANISM_NATIVE)
+    return enqueue("clEnqueueMemFillINTEL", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return Context.IntelUsm->EnqueueMemFill(Queue, Ptr, Pattern, PatternSize, Size,
+                                                             NumWaits, Waits, Event);
+                   });
+  return enqueue("clEnqueueSVMMemFill", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueSVMMemFill(Queue, Ptr, Pattern, PatternSize, Size, NumWaits,
+                                              Waits, Event);
+                 });
+}
+
+// On an in-order queue a marker already orders after everything before it; the barrier
+// form also holds back what comes later, as PI's WithBarrier promises.
+pi_result ClQueue::marker(bool Barrier, const core::Enqueue &Request) {
+  if (Barrier)
+    return enqueue("clEnqueueBarrierWithWaitList", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return clEnqueueBarrierWithWaitList(Queue, NumWaits, Waits, Event);
+                   });
+  return enqueue("clEnqueueMarkerWithWaitList", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueMarkerWithWaitList(Queue, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                          const core::Enqueue &Request) {
+  ClKernel &Launched = static_cast<ClKernel &>(*Kernel.Impl);
+  if (Context.Usm == PI_USM_MECHANISM_SVM) {
+    // SVM reached through pointers stored in memory (a pointer in a struct, a device
+    // global holding a USM pointer) must be named to the driver before the launch;
+    // arguments are covered by clSetKernelArgSVMPointer. Every allocation of the context
+    // is named, as DPC++ does for indirect USM access.
+    const std::vector<void *> Allocations = Context.usmAllocations();
+    if (!Allocations.empty()) {
+      const cl_int Error =
+          clSetKernelExecInfo(Launched.Kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                              Allocations.size() * sizeof(void *), Allocations.data());
+      if (Error != CL_SUCCESS)
+        return fail(toPiResult(Error),
+                    "piEnqueueKernelLaunch: clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS) "
+                    "failed with {} ({}) for kernel '{}'",
+                    clErrorName(Error), Error, clip(Launched.Name));
+    }
+  }
+  // A lowered kernel gets the storage of its program on the queue's device; the argument
+  // and the enqueue happen under one lock, so that launches on two devices do not mix.
+  std::unique_lock<std::mutex> Lock(Launched.LaunchMutex, std::defer_lock);
+  if (Launched.TakesStorage) {
+    ClMem *Storage = nullptr;
+    DGLINK_TRY(Launched.Program.storage("piEnqueueKernelLaunch", *Kernel.Program, Device, Storage));
+    Lock.lock();
+    const cl_int Error =
+        clSetKernelArg(Launched.Kernel, Launched.NumArgs, sizeof(cl_mem), &Storage->Mem);
+    if (Error != CL_SUCCESS)
+      return Launched.argumentFailure("piEnqueueKernelLaunch", "clSetKernelArg", Error,
+                                      Launched.NumArgs);
+  }
+  const bool Offset = Shape.Offset[0] != 0 || Shape.Offset[1] != 0 || Shape.Offset[2] != 0;
+  return enqueue("clEnqueueNDRangeKernel", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueNDRangeKernel(Queue, Launched.Kernel, Shape.Dimensions,
+                                                 Offset ? Shape.Offset : nullptr, Shape.Global,
+                                                 Shape.LocalGiven ? Shape.Local : nullptr, NumWaits,
+                                                 Waits, Event);
+                 });
 }
 
 } // namespace dglink::opencl
-
-using namespace dglink::opencl;
-
-extern "C" {
-
-PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device Device,
-                                      pi_queue_properties Properties, pi_queue *RetQueue) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
-  DGLINK_OPENCL_CHECK_HANDLE(Device, PI_ERROR_INVALID_DEVICE);
-  DGLINK_CHECK_NOT_NULL(RetQueue, PI_ERROR_INVALID_VALUE);
-  if (!Context->hasDevice(Device))
-    return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not in the context", __func__,
-                        Device->Name);
-  // Queues are in order; profiling is the only property dglink defines.
-  if ((Properties & ~PI_QUEUE_FLAG_PROFILING_ENABLE) != 0)
-    return dglink::fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
-                        "{}: Properties 0x{:x} has bits other than PROFILING_ENABLE", __func__,
-                        Properties);
-  cl_queue_properties ClProperties[] = {CL_QUEUE_PROPERTIES, 0, 0};
-  const bool Profiling = (Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0;
-  if (Profiling)
-    ClProperties[1] = CL_QUEUE_PROFILING_ENABLE;
-
-  auto Queue = std::make_unique<_pi_queue>();
-  cl_int Error = CL_SUCCESS;
-  Queue->Queue = clCreateCommandQueueWithProperties(Context->Context, Device->Device,
-                                                    Profiling ? ClProperties : nullptr, &Error);
-  if (Error != CL_SUCCESS)
-    return clFailure(Error, __func__, "clCreateCommandQueueWithProperties");
-  Queue->Context = Context;
-  Queue->Device = Device;
-  ++Context->RefCount;
-  *RetQueue = Queue.release();
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info ParamName,
-                                       size_t ParamValueSize, void *ParamValue,
-                                       size_t *ParamValueSizeRet) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  switch (ParamName) {
-  case PI_QUEUE_INFO_CONTEXT:
-    return dglink::returnInfo(Queue->Context, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_QUEUE_INFO_DEVICE:
-    return dglink::returnInfo(Queue->Device, ParamValueSize, ParamValue, ParamValueSizeRet);
-  case PI_QUEUE_INFO_REFERENCE_COUNT:
-    return dglink::returnInfo(Queue->RefCount.load(), ParamValueSize, ParamValue,
-                              ParamValueSizeRet);
-  }
-  return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: unknown ParamName 0x{:x}", __func__,
-                      static_cast<unsigned>(ParamName));
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piQueueFinish(pi_queue Queue) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  cl_int Error = clFinish(Queue->Queue);
-  if (Error != CL_SUCCESS)
-    return clFailure(Error, __func__, "clFinish");
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piQueueRetain(pi_queue Queue) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  ++Queue->RefCount;
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piQueueRelease(pi_queue Queue) try {
-  DGLINK_OPENCL_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  releaseReference(Queue);
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-} // extern "C"

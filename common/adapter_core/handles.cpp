@@ -221,6 +221,12 @@ ContextImpl::~ContextImpl() = default;
 QueueImpl::~QueueImpl() = default;
 MemImpl::~MemImpl() = default;
 ProgramImpl::~ProgramImpl() = default;
+
+pi_result ProgramImpl::binaries(const _pi_program &Program,
+                                std::vector<std::vector<uint8_t>> &Out) {
+  Out.assign(Program.Devices.size(), Program.Binary);
+  return PI_SUCCESS;
+}
 KernelImpl::~KernelImpl() = default;
 EventImpl::~EventImpl() = default;
 Backend::~Backend() = default;

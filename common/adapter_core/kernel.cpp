@@ -97,7 +97,13 @@ PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 Arg
                                                  size_t ArgSize, const void *ArgValue) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
-  return Kernel->Impl->setArgument(__func__, ArgIndex, ArgSize, ArgValue);
+  DGLINK_CHECK_NOT_NULL(ArgValue, PI_ERROR_INVALID_VALUE);
+  if (ArgSize != sizeof(void *))
+    return dglink::fail(PI_ERROR_INVALID_ARG_SIZE,
+                        "piextKernelSetArgPointer: argument {} of kernel '{}': ArgSize is {}, a "
+                        "pointer has {} bytes",
+                        ArgIndex, dglink::clip(Kernel->Name), ArgSize, sizeof(void *));
+  return Kernel->Impl->setPointerArgument(__func__, ArgIndex, ArgSize, ArgValue);
 }
 DGLINK_CATCH_ALL
 

@@ -149,11 +149,20 @@ PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_type Device
   if (Devices != nullptr && NumEntries == 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piDevicesGet: argument 'NumEntries' is 0 but 'Devices' is not null");
+  constexpr pi_device_type KnownTypes =
+      PI_DEVICE_TYPE_DEFAULT | PI_DEVICE_TYPE_CPU | PI_DEVICE_TYPE_GPU | PI_DEVICE_TYPE_ACC;
+  if (DeviceType != PI_DEVICE_TYPE_ALL && (DeviceType == 0 || (DeviceType & ~KnownTypes) != 0))
+    return dglink::fail(PI_ERROR_INVALID_DEVICE_TYPE,
+                        "piDevicesGet: DeviceType {:#x} is not a device type",
+                        static_cast<unsigned long long>(DeviceType));
+  // The default device is one device: the platform's first (drivers rarely flag one).
   pi_uint32 Count = 0;
   for (_pi_device *Device : Platform->Devices) {
     if (DeviceType != PI_DEVICE_TYPE_ALL && DeviceType != PI_DEVICE_TYPE_DEFAULT &&
         (DeviceType & Device->Description.Type) == 0)
       continue;
+    if (DeviceType == PI_DEVICE_TYPE_DEFAULT && Count == 1)
+      break;
     if (Devices != nullptr && Count < NumEntries)
       Devices[Count] = Device;
     ++Count;

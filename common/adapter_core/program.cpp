@@ -113,9 +113,10 @@ PI_API_EXPORT pi_result piProgramCreateWithBinary(
   DGLINK_TRY(checkDeviceList(__func__, *Context, NumDevices, DeviceList));
   DGLINK_CHECK_NOT_NULL(Lengths, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Binaries, PI_ERROR_INVALID_VALUE);
-  if (Binaries[0] == nullptr || Lengths[0] == 0)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piProgramCreateWithBinary: binary 0 is null or empty");
+  for (pi_uint32 I = 0; I < NumDevices; ++I)
+    if (Binaries[I] == nullptr || Lengths[I] == 0)
+      return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramCreateWithBinary: binary {} is {}", I,
+                          Binaries[I] == nullptr ? "null" : "empty");
   dglink::ImageMetadata Properties;
   DGLINK_TRY(dglink::readFlatMetadata(NumMetadataEntries, Metadata, Properties));
   DGLINK_TRY(refuseLowered(__func__, Properties));
@@ -123,6 +124,9 @@ PI_API_EXPORT pi_result piProgramCreateWithBinary(
   Source.From = ProgramSource::Origin::Binary;
   Source.Data = Binaries[0];
   Source.Size = Lengths[0];
+  Source.Binaries = Binaries;
+  Source.Lengths = Lengths;
+  Source.NumBinaries = NumDevices;
   std::unique_ptr<_pi_program> Program;
   const pi_result Result = newProgram(__func__, Context, NumDevices, DeviceList, Source, Program);
   if (BinaryStatus != nullptr)
@@ -147,6 +151,7 @@ PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Context, pi_uint3
   Source.From = ProgramSource::Origin::Image;
   Source.DeclaredFormat = static_cast<pi_device_binary_format>(Image->Format);
   Source.Target = Image->DeviceTargetSpec;
+  Source.Image = Image;
   Source.Data = Image->BinaryStart;
   Source.Size = Image->BinaryStart != nullptr && Image->BinaryEnd > Image->BinaryStart
                     ? static_cast<size_t>(Image->BinaryEnd - Image->BinaryStart)
@@ -272,9 +277,9 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
     if (InputPrograms[I]->Target != InputPrograms[0]->Target ||
         InputPrograms[I]->Format != InputPrograms[0]->Format)
       return dglink::fail(PI_ERROR_INVALID_OPERATION,
-                          "piProgramLink: inputs of formats '{}' ({}) and '{}' ({}) cannot be "
-                          "linked together",
-                          InputPrograms[0]->Target, formatName(InputPrograms[0]->Format),
+                          "piProgramLink: input 0 ('{}', {}) and input {} ('{}', {}): formats "
+                          "differ and cannot be linked together",
+                          InputPrograms[0]->Target, formatName(InputPrograms[0]->Format), I,
                           InputPrograms[I]->Target, formatName(InputPrograms[I]->Format));
   DGLINK_TRY(checkDeviceList(__func__, *Context, NumDevices, DeviceList));
 
@@ -298,9 +303,9 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
   LinkRequest Request{std::vector<_pi_program *>(InputPrograms, InputPrograms + NumInputPrograms),
                       Output->Options, !Problems.ok(), *Output};
   pi_result Result = Context->Impl->link(Request);
-  // The output exists when the link failed (its build log says why), not when the
-  // linker could not run at all.
-  if (Result == PI_ERROR_LINKER_NOT_AVAILABLE || Result == PI_ERROR_OUT_OF_HOST_MEMORY)
+  // The output exists when the link ran and failed (its build log says why), not
+  // when nothing could be linked (backend.h, LinkRequest).
+  if (Result != PI_SUCCESS && Result != PI_ERROR_LINK_PROGRAM_FAILURE)
     return Result;
   if (!Problems.ok())
     Result = dglink::fail(PI_ERROR_LINK_PROGRAM_FAILURE, "piProgramLink: {}", Problems.describe());
@@ -344,8 +349,13 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
   case PI_PROGRAM_INFO_DEVICES:
     return dglink::returnInfoArray(Program->Devices, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_PROGRAM_INFO_BINARY_SIZES: {
-    // One binary per device: the same bytes for each.
-    const std::vector<size_t> Sizes(Program->Devices.size(), Program->Binary.size());
+    // One binary per device (the failed link's output has none).
+    std::vector<std::vector<uint8_t>> Binaries;
+    if (Program->Impl != nullptr)
+      DGLINK_TRY(Program->Impl->binaries(*Program, Binaries));
+    std::vector<size_t> Sizes(Program->Devices.size(), 0);
+    for (size_t I = 0; I < Sizes.size() && I < Binaries.size(); ++I)
+      Sizes[I] = Binaries[I].size();
     return dglink::returnInfoArray(Sizes, ParamValueSize, ParamValue, ParamValueSizeRet);
   }
   case PI_PROGRAM_INFO_BINARIES: {
@@ -355,11 +365,14 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
       return dglink::fail(PI_ERROR_INVALID_VALUE,
                           "piProgramGetInfo: room for {} binary pointers is needed",
                           Program->Devices.size());
-    for (size_t I = 0; ParamValue != nullptr && I < Program->Devices.size(); ++I) {
+    std::vector<std::vector<uint8_t>> Binaries;
+    if (ParamValue != nullptr && Program->Impl != nullptr)
+      DGLINK_TRY(Program->Impl->binaries(*Program, Binaries));
+    for (size_t I = 0; ParamValue != nullptr && I < Binaries.size(); ++I) {
       unsigned char *Target = nullptr;
       std::memcpy(&Target, static_cast<char *>(ParamValue) + I * sizeof(Target), sizeof(Target));
-      if (Target != nullptr && !Program->Binary.empty())
-        std::memcpy(Target, Program->Binary.data(), Program->Binary.size());
+      if (Target != nullptr && !Binaries[I].empty())
+        std::memcpy(Target, Binaries[I].data(), Binaries[I].size());
     }
     if (ParamValueSizeRet != nullptr)
       *ParamValueSizeRet = Needed;

@@ -42,7 +42,9 @@ pi_result load(StreamContext &Context, const void *Image, std::string &Log, Modu
   if (Result == PI_SUCCESS)
     return PI_SUCCESS;
   Loaded = nullptr;
-  // The build log says why too (a loader that writes no log is common).
+  // The build log says why too (a loader that writes no log is common). A copy: fail()
+  // below replaces the last error this would otherwise refer to.
+  // NOLINTNEXTLINE(performance-unnecessary-copy-initialization)
   const std::string Message = lastErrorMessage();
   Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Message;
   return fail(PI_ERROR_BUILD_PROGRAM_FAILURE, "{} (device '{}')\n{}", Message,

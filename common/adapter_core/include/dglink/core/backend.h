@@ -45,10 +45,16 @@ struct LaunchShape {
 struct ProgramSource {
   enum class Origin { IL, Binary, Image };
   Origin From = Origin::IL;
-  const unsigned char *Data = nullptr;
+  const unsigned char *Data = nullptr; // the first (or only) binary
   size_t Size = 0;
+  // Binary only: one binary per device of the program, each checked not empty
+  // (Binaries[0] is Data); most backends load Data for every device.
+  const unsigned char *const *Binaries = nullptr;
+  const size_t *Lengths = nullptr;
+  pi_uint32 NumBinaries = 0;
   pi_device_binary_format DeclaredFormat = PI_DEVICE_BINARY_TYPE_NONE; // Image only
   const char *Target = nullptr;                                        // Image only
+  const _pi_device_binary_struct *Image = nullptr; // Image only: entries, options
 };
 
 // What ProgramImpl::findGlobal found.
@@ -95,6 +101,13 @@ public:
   // where the backend knows the arguments.
   virtual pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                                 const void *Value) = 0;
+  // A USM pointer argument (piextKernelSetArgPointer): Value points at the pointer,
+  // Size is sizeof(void *) (checked). Backends whose pointers are plain values keep
+  // the default, setArgument.
+  virtual pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
+                                       const void *Value) {
+    return setArgument(Function, Index, Size, Value);
+  }
   // A buffer argument; Buffer may be null (a null pointer, as in OpenCL).
   virtual pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) = 0;
 };
@@ -118,12 +131,20 @@ public:
   // core::unknownKernel) where there is none of that name.
   virtual pi_result createKernel(_pi_program &Program, const char *Name,
                                  std::unique_ptr<KernelImpl> &Kernel) = 0;
+  // The program's binary for each of its devices (PI_PROGRAM_INFO_BINARIES): by
+  // default Program.Binary for each; a driver that compiles to its own binaries (an
+  // OpenCL program binary a later piProgramCreateWithBinary takes) gives those.
+  // Called with Program.Mutex held.
+  virtual pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out);
 };
 
 // What piProgramLink gives the backend: checked inputs of one target and format, the
 // symbol problems the images' tables show (the core fails the link with them after
 // the hook, which may still run the driver's linker for its log), and the output
-// program (Binary, KernelNames, Impl to fill; Log to append to).
+// program (Binary, KernelNames, Impl to fill; Log to append to). The hook answers
+// PI_ERROR_LINK_PROGRAM_FAILURE when the link ran and failed (the output then carries
+// the log); any other error means that nothing was linked (inputs this device cannot
+// link, no linker): the core returns it and makes no output program.
 struct LinkRequest {
   std::vector<_pi_program *> Inputs;
   const std::string &Options;

@@ -1,20 +1,10 @@
-// The OpenCL adapter's entry into the PI world: piPluginInit, the function table every
-// handle points at, the last-error and teardown entry points, and OpenCL error mapping.
-#include "opencl_adapter.h"
-
-#include <dglink/support/plugin.h>
+// OpenCL's error codes in PI terms and messages, and the string queries every part
+// of the backend uses.
+#include "backend.h"
 
 #include <cstring>
 
 namespace dglink::opencl {
-
-// With -Bsymbolic these addresses are this library's own functions, even when the
-// dispatch layer (which exports the same names) is loaded first.
-const pi_plugin_functions DispatchTable = {
-#define DGLINK_OPENCL_TABLE_ENTRY(Name, Ret, Params) &::Name,
-    PI_ENTRY_POINTS(DGLINK_OPENCL_TABLE_ENTRY)
-#undef DGLINK_OPENCL_TABLE_ENTRY
-};
 
 const char *clErrorName(cl_int Error) {
   switch (Error) {
@@ -128,23 +118,8 @@ std::string platformString(cl_platform_id Platform, cl_platform_info Param) {
   return Value;
 }
 
+const char *formatLabel(ImageFormat Format) {
+  return Format == ImageFormat::Unknown ? "native driver binary" : formatName(Format);
+}
+
 } // namespace dglink::opencl
-
-extern "C" {
-
-PI_API_EXPORT pi_result piPluginInit(pi_plugin *PluginInfo) try {
-  return dglink::initPlugin(PluginInfo, DGLINK_ADAPTER_NAME, dglink::opencl::DispatchTable);
-}
-DGLINK_OPENCL_CATCH_ALL
-
-PI_API_EXPORT pi_result piPluginGetLastError(char **Message) {
-  return dglink::getLastError(Message);
-}
-
-PI_API_EXPORT pi_result piTearDown(void *PluginParameter) try {
-  dglink::opencl::tearDownPlatforms();
-  return PI_SUCCESS;
-}
-DGLINK_OPENCL_CATCH_ALL
-
-} // extern "C"

@@ -1,0 +1,261 @@
+// The OpenCL backend: the adapter core's hooks over the OpenCL ICD loader (PoCL in CI,
+// NVIDIA's OpenCL and a newer PoCL on the GPU host). What the core does not do:
+// OpenCL's objects, contexts of several devices, USM through
+// cl_intel_unified_shared_memory or OpenCL 2.0 SVM, SPIR and SPIR-V compiled and
+// linked by the driver, and device globals in storage the adapter owns (images the
+// shim lowered, docs/opencl-lowering.md) or through cl_intel_global_variable_access.
+#pragma once
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <dglink/core/backend.h>
+
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace dglink::opencl {
+
+// cl_intel_global_variable_access is not in the Khronos headers of Debian 12.
+using clEnqueueReadGlobalVariableINTEL_fn = cl_int(CL_API_CALL *)(
+    cl_command_queue Queue, cl_program Program, const char *Name, cl_bool Blocking, size_t Size,
+    size_t Offset, void *Dst, cl_uint NumEvents, const cl_event *WaitList, cl_event *Event);
+using clEnqueueWriteGlobalVariableINTEL_fn = cl_int(CL_API_CALL *)(
+    cl_command_queue Queue, cl_program Program, const char *Name, cl_bool Blocking, size_t Size,
+    size_t Offset, const void *Src, cl_uint NumEvents, const cl_event *WaitList, cl_event *Event);
+
+// cl_intel_unified_shared_memory entry points, resolved once per platform.
+struct IntelUsmFunctions {
+  clHostMemAllocINTEL_fn HostMemAlloc = nullptr;
+  clDeviceMemAllocINTEL_fn DeviceMemAlloc = nullptr;
+  clSharedMemAllocINTEL_fn SharedMemAlloc = nullptr;
+  clMemBlockingFreeINTEL_fn MemBlockingFree = nullptr;
+  clEnqueueMemcpyINTEL_fn EnqueueMemcpy = nullptr;
+  clEnqueueMemFillINTEL_fn EnqueueMemFill = nullptr;
+  clSetKernelArgMemPointerINTEL_fn SetKernelArgMemPointer = nullptr;
+  bool complete() const {
+    return HostMemAlloc && DeviceMemAlloc && SharedMemAlloc && MemBlockingFree && EnqueueMemcpy &&
+           EnqueueMemFill && SetKernelArgMemPointer;
+  }
+};
+
+// cl_intel_global_variable_access entry points, resolved once per platform.
+struct GlobalVariableFunctions {
+  clEnqueueReadGlobalVariableINTEL_fn Read = nullptr;
+  clEnqueueWriteGlobalVariableINTEL_fn Write = nullptr;
+  bool complete() const { return Read && Write; }
+};
+
+// The symbolic name of an OpenCL error code ("CL_INVALID_VALUE").
+const char *clErrorName(cl_int Error);
+// OpenCL and PI share their numbering; codes PI does not name become
+// PI_ERROR_PLUGIN_SPECIFIC_ERROR (the message keeps the OpenCL code).
+pi_result toPiResult(cl_int Error);
+// Records "<PiFunction>: <ClFunction> failed with <name> (<code>)" and returns the PI code.
+pi_result clFailure(cl_int Error, const char *PiFunction, const char *ClFunction);
+
+// Strings of clGetDeviceInfo / clGetPlatformInfo; empty on error.
+std::string deviceString(cl_device_id Device, cl_device_info Param);
+std::string platformString(cl_platform_id Platform, cl_platform_info Param);
+
+template <typename T> T deviceScalar(cl_device_id Device, cl_device_info Param, T Default = T{}) {
+  T Value{};
+  if (clGetDeviceInfo(Device, Param, sizeof(T), &Value, nullptr) != CL_SUCCESS)
+    return Default;
+  return Value;
+}
+
+// "native driver binary" for formats the bytes do not tell, else formatName.
+const char *formatLabel(ImageFormat Format);
+
+class ClPlatform final : public core::PlatformImpl {
+public:
+  cl_platform_id Platform = nullptr;
+  IntelUsmFunctions Usm;
+  GlobalVariableFunctions GlobalVariable;
+};
+
+class ClDevice final : public core::DeviceImpl {
+public:
+  cl_device_id Device = nullptr;
+  ClPlatform *Platform = nullptr;
+  bool ConsumesSpir = false;  // cl_khr_spir: SPIR bitcode loads with clCreateProgramWithBinary
+  bool ConsumesSpirV = false; // CL_DEVICE_IL_VERSION names SPIR-V
+  bool FineGrainSvm = false;
+  std::vector<std::string> LinkFormats; // image targets it links (also in the description)
+
+  bool canLink(const char *LinkFormat) const;
+};
+
+inline ClDevice &clDevice(const _pi_device &Device) {
+  return static_cast<ClDevice &>(*Device.Impl);
+}
+
+class ClContext final : public core::ContextImpl {
+public:
+  ClContext(_pi_context &TheOwner, cl_context TheContext) : Owner(TheOwner), Context(TheContext) {}
+  ~ClContext() override; // frees the USM still allocated, releases the context
+
+  pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
+  pi_result createBuffer(size_t Size, const void *CopyFrom,
+                         std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
+                        void *&Pointer) override;
+  pi_result freeUsm(void *Pointer) override;
+  pi_result createProgram(const char *Function, const core::ProgramSource &Source,
+                          _pi_program &Program) override;
+  pi_result link(core::LinkRequest &Request) override;
+
+  // PI_ERROR_INVALID_OPERATION naming why no USM path serves Device (null: any device
+  // of the context), for the USM commands.
+  pi_result noUsmPath(const char *Function, const _pi_device *Device) const;
+  // Every USM allocation of the context, for a launch that names them to an SVM driver.
+  std::vector<void *> usmAllocations();
+
+  _pi_context &Owner;
+  cl_context Context;
+  // The USM path every allocation of this context takes: the weakest of its devices'.
+  pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
+  bool FineGrainSvm = false;
+  const IntelUsmFunctions *IntelUsm = nullptr;
+
+private:
+  void freeWith(void *Pointer);
+  std::mutex UsmMutex;
+  std::unordered_map<void *, core::UsmKind> UsmAllocations; // guarded by UsmMutex
+};
+
+inline ClContext &clContext(const _pi_context &Context) {
+  return static_cast<ClContext &>(*Context.Impl);
+}
+
+class ClEvent final : public core::EventImpl {
+public:
+  explicit ClEvent(cl_event TheEvent) : Event(TheEvent) {}
+  ~ClEvent() override;
+  pi_result wait() override;
+  pi_result status(pi_int32 &Status) override;
+  cl_event Event;
+};
+
+class ClQueue final : public core::QueueImpl {
+public:
+  ClQueue(ClContext &TheContext, _pi_device &TheDevice, cl_command_queue TheQueue)
+      : Context(TheContext), Device(TheDevice), Queue(TheQueue) {}
+  ~ClQueue() override;
+  pi_result finish() override;
+  pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+                  const core::Enqueue &Request) override;
+  pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+                 const core::Enqueue &Request) override;
+  pi_result usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) override;
+  pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
+                    const core::Enqueue &Request) override;
+  pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
+                   const core::Enqueue &Request) override;
+  pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+
+  // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)
+  // makes the call, ClFunction names it in errors; its event becomes the request's.
+  template <typename SubmitFunction>
+  pi_result enqueue(const char *ClFunction, const core::Enqueue &Request, SubmitFunction &&Submit);
+
+  ClContext &Context;
+  _pi_device &Device;
+  cl_command_queue Queue;
+};
+
+// Memory a copy reaches: an OpenCL buffer (piMemBufferCreate, a program's lowered
+// device-global storage), a device global the driver finds by name
+// (cl_intel_global_variable_access: Program and Name say which), or a device global
+// no copy reaches (an image that was not lowered, on a device without the Intel
+// extension: Name is why), refused once the contract's checks have passed.
+class ClMem final : public core::MemImpl {
+public:
+  enum class Kind { Buffer, NamedGlobal, Unreachable };
+  explicit ClMem(cl_mem TheMem) : Mem(TheMem) {}
+  ClMem(Kind TheKind, cl_program TheProgram, std::string TheName)
+      : What(TheKind), Program(TheProgram), Name(std::move(TheName)) {}
+  ~ClMem() override;
+  Kind What = Kind::Buffer;
+  cl_mem Mem = nullptr;
+  cl_program Program = nullptr;
+  std::string Name;
+};
+
+class ClProgram final : public core::ProgramImpl {
+public:
+  ClProgram(ClContext &TheContext, cl_program TheProgram)
+      : Context(TheContext), Program(TheProgram) {}
+  ~ClProgram() override;
+  pi_result build(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result compile(_pi_program &Program, const std::string &Options, std::string &Log) override;
+  pi_result findGlobal(_pi_program &Program, _pi_device &Device, const std::string &Name,
+                       const std::string &Symbol, core::GlobalLookup &Result) override;
+  pi_result createKernel(_pi_program &Program, const char *Name,
+                         std::unique_ptr<core::KernelImpl> &Kernel) override;
+  pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out) override;
+
+  // The storage of the program's lowered device globals on Device, made with its
+  // initial contents on first use (Program.Metadata.Lowered must be set).
+  pi_result storage(const char *Function, const _pi_program &Program, const _pi_device &Device,
+                    ClMem *&Out);
+  // Whether kernel Name takes the storage as its last argument.
+  bool takesStorage(const _pi_program &Program, const std::string &Name) const;
+
+  ClContext &Context;
+  cl_program Program;
+  std::string ImageCompileOptions, ImageLinkOptions;
+  // Lowered images: the kernels that take the storage (every kernel where an input
+  // could not list them: a flat binary from piProgramCreateWithBinary).
+  std::set<std::string> LoweredKernels;
+  bool AllKernelsLowered = false;
+
+private:
+  std::mutex Mutex; // Storage and NamedGlobals
+  std::vector<std::pair<const _pi_device *, std::unique_ptr<ClMem>>> Storage;
+  std::vector<std::unique_ptr<ClMem>> NamedGlobals; // and unreachable ones
+};
+
+inline ClProgram &clProgram(const _pi_program &Program) {
+  return static_cast<ClProgram &>(*Program.Impl);
+}
+
+class ClKernel final : public core::KernelImpl {
+public:
+  ClKernel(ClProgram &TheProgram, std::string TheName, cl_kernel TheKernel)
+      : Program(TheProgram), Name(std::move(TheName)), Kernel(TheKernel) {}
+  ~ClKernel() override;
+  pi_uint32 numArguments() const override { return NumArgs; }
+  size_t maxGroupSize() const override { return MaxGroupSize; }
+  pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
+                        const void *Value) override;
+  pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
+                               const void *Value) override;
+  pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+
+  // Arguments past NumArgs do not exist for the caller where the storage is dglink's.
+  pi_result checkIndex(const char *Function, pi_uint32 Index) const;
+  pi_result argumentFailure(const char *Function, const char *ClFunction, cl_int Error,
+                            pi_uint32 Index) const;
+
+  ClProgram &Program;
+  std::string Name;
+  cl_kernel Kernel;
+  pi_uint32 NumArgs = 0;
+  size_t MaxGroupSize = SIZE_MAX;
+  // A kernel of a lowered image: its last OpenCL argument is the device-global storage,
+  // which the launch sets under LaunchMutex together with the enqueue.
+  bool TakesStorage = false;
+  std::mutex LaunchMutex;
+};
+
+} // namespace dglink::opencl
