@@ -213,6 +213,9 @@ public:
 
   ClContext &Context;
   cl_program Program;
+  // What the bytes are (PTX, not only "native"), for what the driver is given and
+  // for messages.
+  ImageFormat Format = ImageFormat::Unknown;
   std::string ImageCompileOptions, ImageLinkOptions;
   // Lowered images: the kernels that take the storage (every kernel where an input
   // could not list them: a flat binary from piProgramCreateWithBinary).

@@ -299,6 +299,7 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
     // its kernels take the storage.
     Impl->AllKernelsLowered = true;
   }
+  Impl->Format = Format;
   Program.Format = piFormat(Format);
   // OpenCL links by format: the target is the format's link-format name.
   if (const char *LinkFormat = linkFormatOf(Format))
@@ -319,7 +320,7 @@ bool ClProgram::takesStorage(const _pi_program &Owner, const std::string &Name) 
 }
 
 pi_result ClProgram::build(_pi_program &Owner, const std::string &Options, std::string &Log) {
-  std::string Used = ImageFormat::LlvmBitcode == imageFormat(Owner.Format) ? SpirBuildOption : "";
+  std::string Used = Format == ImageFormat::LlvmBitcode ? SpirBuildOption : "";
   appendOption(Used, Options);
   appendOption(Used, ImageCompileOptions);
   appendOption(Used, ImageLinkOptions);
@@ -338,7 +339,6 @@ pi_result ClProgram::build(_pi_program &Owner, const std::string &Options, std::
 }
 
 pi_result ClProgram::compile(_pi_program &Owner, const std::string &Options, std::string &Log) {
-  const ImageFormat Format = imageFormat(Owner.Format);
   DGLINK_TRY(checkLinkable("piProgramCompile", Format, Owner.Devices));
   const std::vector<cl_device_id> Ids = clDevicesOf(Owner.Devices);
   const auto NumIds = static_cast<cl_uint>(Ids.size());
@@ -389,7 +389,7 @@ pi_result ClProgram::binaries(const _pi_program &Owner, std::vector<std::vector<
 
 pi_result ClContext::link(core::LinkRequest &Request) {
   _pi_program &Output = Request.Output;
-  const ImageFormat Format = imageFormat(Request.Inputs[0]->Format);
+  const ImageFormat Format = clProgram(*Request.Inputs[0]).Format;
   DGLINK_TRY(checkLinkable("piProgramLink", Format, Output.Devices));
   for (size_t I = 0; I < Request.Inputs.size(); ++I) {
     const ClProgram &Input = clProgram(*Request.Inputs[I]);
@@ -460,6 +460,7 @@ pi_result ClContext::link(core::LinkRequest &Request) {
                 clErrorName(Error), Error, DriverLog.empty() ? "(empty)" : DriverLog);
   }
   Output.Log += driverLog(Impl->Program, Output.Devices);
+  Impl->Format = Format;
   Output.Metadata.Lowered = std::move(Storage);
   Impl->AllKernelsLowered = Output.Metadata.Lowered && AnyAll;
   for (const _pi_program *Input : Request.Inputs)
