@@ -20,49 +20,49 @@ namespace dglink::hip {
 namespace {
 
 // Every libamdhip64 function the table uses.
-#define DGLINK_HIP_AMD_FUNCTIONS(X)                                                            \
-  X(hipInit)                                                                                   \
-  X(hipGetDeviceCount)                                                                         \
-  X(hipDriverGetVersion)                                                                       \
-  X(hipDeviceGetName)                                                                          \
-  X(hipDeviceGetAttribute)                                                                     \
-  X(hipDeviceTotalMem)                                                                         \
-  X(hipGetDeviceProperties)                                                                    \
-  X(hipSetDevice)                                                                              \
-  X(hipGetDevice)                                                                              \
-  X(hipStreamCreateWithFlags)                                                                  \
-  X(hipStreamDestroy)                                                                          \
-  X(hipStreamSynchronize)                                                                      \
-  X(hipStreamWaitEvent)                                                                        \
-  X(hipEventCreateWithFlags)                                                                   \
-  X(hipEventDestroy)                                                                           \
-  X(hipEventRecord)                                                                            \
-  X(hipEventSynchronize)                                                                       \
-  X(hipEventQuery)                                                                             \
-  X(hipFree)                                                                                   \
-  X(hipHostFree)                                                                               \
-  X(hipMemcpyAsync)                                                                            \
-  X(hipMemcpyHtoD)                                                                             \
-  X(hipMemcpyHtoDAsync)                                                                        \
-  X(hipMemcpyDtoHAsync)                                                                        \
-  X(hipMemsetD8Async)                                                                          \
-  X(hipMemsetD16Async)                                                                         \
-  X(hipMemsetD32Async)                                                                         \
-  X(hipModuleLoadData)                                                                         \
-  X(hipModuleUnload)                                                                           \
-  X(hipModuleGetFunction)                                                                      \
-  X(hipModuleGetGlobal)                                                                        \
-  X(hipFuncGetAttribute)                                                                       \
-  X(hipModuleLaunchKernel)                                                                     \
-  X(hipGetErrorName)                                                                           \
+#define DGLINK_HIP_AMD_FUNCTIONS(X)                                                                \
+  X(hipInit)                                                                                       \
+  X(hipGetDeviceCount)                                                                             \
+  X(hipDriverGetVersion)                                                                           \
+  X(hipDeviceGetName)                                                                              \
+  X(hipDeviceGetAttribute)                                                                         \
+  X(hipDeviceTotalMem)                                                                             \
+  X(hipGetDeviceProperties)                                                                        \
+  X(hipSetDevice)                                                                                  \
+  X(hipGetDevice)                                                                                  \
+  X(hipStreamCreateWithFlags)                                                                      \
+  X(hipStreamDestroy)                                                                              \
+  X(hipStreamSynchronize)                                                                          \
+  X(hipStreamWaitEvent)                                                                            \
+  X(hipEventCreateWithFlags)                                                                       \
+  X(hipEventDestroy)                                                                               \
+  X(hipEventRecord)                                                                                \
+  X(hipEventSynchronize)                                                                           \
+  X(hipEventQuery)                                                                                 \
+  X(hipFree)                                                                                       \
+  X(hipHostFree)                                                                                   \
+  X(hipMemcpyAsync)                                                                                \
+  X(hipMemcpyHtoD)                                                                                 \
+  X(hipMemcpyHtoDAsync)                                                                            \
+  X(hipMemcpyDtoHAsync)                                                                            \
+  X(hipMemsetD8Async)                                                                              \
+  X(hipMemsetD16Async)                                                                             \
+  X(hipMemsetD32Async)                                                                             \
+  X(hipModuleLoadData)                                                                             \
+  X(hipModuleUnload)                                                                               \
+  X(hipModuleGetFunction)                                                                          \
+  X(hipModuleGetGlobal)                                                                            \
+  X(hipFuncGetAttribute)                                                                           \
+  X(hipModuleLaunchKernel)                                                                         \
+  X(hipGetErrorName)                                                                               \
   X(hipGetErrorString)
 
 // Functions the C++ header also overloads with templates: their C signatures.
 using HipMallocFunction = hipError_t (*)(void **, size_t);
 using HipFlaggedMallocFunction = hipError_t (*)(void **, size_t, unsigned int);
-#define DGLINK_HIP_AMD_OVERLOADED(X)                                                           \
-  X(hipMalloc, HipMallocFunction)                                                              \
-  X(hipHostMalloc, HipFlaggedMallocFunction)                                                   \
+#define DGLINK_HIP_AMD_OVERLOADED(X)                                                               \
+  X(hipMalloc, HipMallocFunction)                                                                  \
+  X(hipHostMalloc, HipFlaggedMallocFunction)                                                       \
   X(hipMallocManaged, HipFlaggedMallocFunction)
 
 struct AmdFunctions {
@@ -89,9 +89,7 @@ HipError err(hipError_t Result) { return static_cast<HipError>(Result); }
 hipStream_t stream(HipStream Stream) { return reinterpret_cast<hipStream_t>(Stream); }
 hipEvent_t event(HipEvent Event) { return reinterpret_cast<hipEvent_t>(Event); }
 hipModule_t module(HipModule Module) { return reinterpret_cast<hipModule_t>(Module); }
-hipFunction_t function(HipFunction Function) {
-  return reinterpret_cast<hipFunction_t>(Function);
-}
+hipFunction_t function(HipFunction Function) { return reinterpret_cast<hipFunction_t>(Function); }
 
 HipError getDeviceCount(int *Count) { return err(Amd.hipGetDeviceCount(Count)); }
 HipError driverGetVersion(int *Version) { return err(Amd.hipDriverGetVersion(Version)); }
@@ -155,7 +153,9 @@ HipError eventCreateNoTiming(HipEvent *Out) {
   return err(R);
 }
 HipError eventDestroy(HipEvent E) { return err(Amd.hipEventDestroy(event(E))); }
-HipError eventRecord(HipEvent E, HipStream S) { return err(Amd.hipEventRecord(event(E), stream(S))); }
+HipError eventRecord(HipEvent E, HipStream S) {
+  return err(Amd.hipEventRecord(event(E), stream(S)));
+}
 HipError eventSynchronize(HipEvent E) { return err(Amd.hipEventSynchronize(event(E))); }
 HipError eventQuery(HipEvent E) { return err(Amd.hipEventQuery(event(E))); }
 HipError mallocDevice(void **P, size_t Size) { return err(Amd.hipMalloc(P, Size)); }
@@ -208,18 +208,16 @@ HipError moduleGetGlobal(void **Address, size_t *Bytes, HipModule M, const char 
   return err(R);
 }
 HipError funcMaxThreadsPerBlock(int *Value, HipFunction F) {
-  return err(Amd.hipFuncGetAttribute(Value, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                     function(F)));
+  return err(Amd.hipFuncGetAttribute(Value, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function(F)));
 }
 HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigned Block[3],
                             HipStream S, void **Params) {
-  return err(Amd.hipModuleLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0],
-                                       Block[1], Block[2], 0, stream(S), Params, nullptr));
+  return err(Amd.hipModuleLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+                                       Block[2], 0, stream(S), Params, nullptr));
 }
 const char *errorName(HipError E) {
-  const char *Name = Amd.hipGetErrorName != nullptr
-                         ? Amd.hipGetErrorName(static_cast<hipError_t>(E))
-                         : nullptr;
+  const char *Name =
+      Amd.hipGetErrorName != nullptr ? Amd.hipGetErrorName(static_cast<hipError_t>(E)) : nullptr;
   return Name != nullptr ? Name : "hipErrorUnknown";
 }
 const char *errorString(HipError E) {
@@ -258,11 +256,11 @@ LoadState load() {
     return State;
   }
   AmdFunctions Functions;
-#define DGLINK_HIP_AMD_RESOLVE(Name)                                                           \
-  if (!resolve(Library, #Name, Functions.Name)) {                                              \
-    State.Reason = std::string(Opened) + " lacks " #Name;                                      \
-    dlclose(Library);                                                                          \
-    return State;                                                                              \
+#define DGLINK_HIP_AMD_RESOLVE(Name)                                                               \
+  if (!resolve(Library, #Name, Functions.Name)) {                                                  \
+    State.Reason = std::string(Opened) + " lacks " #Name;                                          \
+    dlclose(Library);                                                                              \
+    return State;                                                                                  \
   }
   DGLINK_HIP_AMD_FUNCTIONS(DGLINK_HIP_AMD_RESOLVE)
 #define DGLINK_HIP_AMD_RESOLVE_TYPED(Name, Type) DGLINK_HIP_AMD_RESOLVE(Name)

@@ -15,7 +15,6 @@
 
 #include <dglink/support/log.h>
 
-
 namespace dglink::hip {
 namespace {
 
@@ -134,24 +133,42 @@ HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigne
 // HIP's names for the codes it shares with CUDA; others get CUDA's name.
 const char *errorName(HipError E) {
   switch (E) {
-  case HipSuccess: return "hipSuccess";
-  case HipErrorInvalidValue: return "hipErrorInvalidValue";
-  case HipErrorOutOfMemory: return "hipErrorOutOfMemory";
-  case HipErrorNotInitialized: return "hipErrorNotInitialized";
-  case HipErrorNoDevice: return "hipErrorNoDevice";
-  case HipErrorInvalidDevice: return "hipErrorInvalidDevice";
-  case HipErrorInvalidImage: return "hipErrorInvalidImage";
-  case HipErrorInvalidContext: return "hipErrorInvalidContext";
-  case HipErrorNoBinaryForGpu: return "hipErrorNoBinaryForGpu";
-  case HipErrorInvalidKernelFile: return "hipErrorInvalidKernelFile";
-  case HipErrorInvalidHandle: return "hipErrorInvalidHandle";
-  case HipErrorNotFound: return "hipErrorNotFound";
-  case HipErrorNotReady: return "hipErrorNotReady";
-  case HipErrorIllegalAddress: return "hipErrorIllegalAddress";
-  case HipErrorLaunchOutOfResources: return "hipErrorLaunchOutOfResources";
-  case HipErrorLaunchFailure: return "hipErrorLaunchFailure";
-  case HipErrorNotSupported: return "hipErrorNotSupported";
-  default: break;
+  case HipSuccess:
+    return "hipSuccess";
+  case HipErrorInvalidValue:
+    return "hipErrorInvalidValue";
+  case HipErrorOutOfMemory:
+    return "hipErrorOutOfMemory";
+  case HipErrorNotInitialized:
+    return "hipErrorNotInitialized";
+  case HipErrorNoDevice:
+    return "hipErrorNoDevice";
+  case HipErrorInvalidDevice:
+    return "hipErrorInvalidDevice";
+  case HipErrorInvalidImage:
+    return "hipErrorInvalidImage";
+  case HipErrorInvalidContext:
+    return "hipErrorInvalidContext";
+  case HipErrorNoBinaryForGpu:
+    return "hipErrorNoBinaryForGpu";
+  case HipErrorInvalidKernelFile:
+    return "hipErrorInvalidKernelFile";
+  case HipErrorInvalidHandle:
+    return "hipErrorInvalidHandle";
+  case HipErrorNotFound:
+    return "hipErrorNotFound";
+  case HipErrorNotReady:
+    return "hipErrorNotReady";
+  case HipErrorIllegalAddress:
+    return "hipErrorIllegalAddress";
+  case HipErrorLaunchOutOfResources:
+    return "hipErrorLaunchOutOfResources";
+  case HipErrorLaunchFailure:
+    return "hipErrorLaunchFailure";
+  case HipErrorNotSupported:
+    return "hipErrorNotSupported";
+  default:
+    break;
   }
   const char *Name = nullptr;
   if (cu().cuGetErrorName != nullptr)

@@ -57,8 +57,8 @@ using HipFunction = struct HipFunctionOpaque *;
 using HipDeviceInfo = stream::DeviceInfo;
 
 struct HipApi {
-  const char *Platform = "";      // "AMD" or "NVIDIA"
-  const char *Library = "";       // what was opened: "libamdhip64.so.5", "libcuda.so.1"
+  const char *Platform = ""; // "AMD" or "NVIDIA"
+  const char *Library = "";  // what was opened: "libamdhip64.so.5", "libcuda.so.1"
   HipError (*GetDeviceCount)(int *Count) = nullptr;
   HipError (*DriverGetVersion)(int *Version) = nullptr;
   HipError (*GetDeviceInfo)(int Ordinal, HipDeviceInfo &Info) = nullptr;
@@ -81,10 +81,8 @@ struct HipApi {
   // hipMemcpyAsync with hipMemcpyDefault: unified addressing tells the kinds apart.
   HipError (*MemcpyAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
   HipError (*MemcpyHtoD)(void *Dst, const void *Src, size_t Size) = nullptr;
-  HipError (*MemcpyHtoDAsync)(void *Dst, const void *Src, size_t Size,
-                              HipStream Stream) = nullptr;
-  HipError (*MemcpyDtoHAsync)(void *Dst, const void *Src, size_t Size,
-                              HipStream Stream) = nullptr;
+  HipError (*MemcpyHtoDAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
+  HipError (*MemcpyDtoHAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
   HipError (*MemsetD8Async)(void *Dst, unsigned char Value, size_t Count,
                             HipStream Stream) = nullptr;
   HipError (*MemsetD16Async)(void *Dst, unsigned short Value, size_t Count,
@@ -127,9 +125,9 @@ pi_result hipError(HipError Result, const char *Call, pi_result Code);
 
 // Calls a table entry and returns its error, as a pi_result with a message, from
 // the enclosing function.
-#define DGLINK_HIP(Entry, ...)                                                                 \
-  do {                                                                                         \
-    const ::dglink::hip::HipError DglinkHipResult_ = ::dglink::hip::hip().Entry(__VA_ARGS__);  \
-    if (DglinkHipResult_ != ::dglink::hip::HipSuccess)                                         \
-      return ::dglink::hip::hipError(DglinkHipResult_, "hip" #Entry);                          \
+#define DGLINK_HIP(Entry, ...)                                                                     \
+  do {                                                                                             \
+    const ::dglink::hip::HipError DglinkHipResult_ = ::dglink::hip::hip().Entry(__VA_ARGS__);      \
+    if (DglinkHipResult_ != ::dglink::hip::HipSuccess)                                             \
+      return ::dglink::hip::hipError(DglinkHipResult_, "hip" #Entry);                              \
   } while (0)

@@ -30,8 +30,9 @@ class ElfView {
 public:
   ElfView(const void *Data, size_t Size)
       : Bytes(static_cast<const unsigned char *>(Data)), Length(Size) {
-    if (Bytes == nullptr || Length < sizeof(Elf64_Ehdr) || std::memcmp(Bytes, ELFMAG, SELFMAG) != 0 ||
-        Bytes[EI_CLASS] != ELFCLASS64 || Bytes[EI_DATA] != ELFDATA2LSB)
+    if (Bytes == nullptr || Length < sizeof(Elf64_Ehdr) ||
+        std::memcmp(Bytes, ELFMAG, SELFMAG) != 0 || Bytes[EI_CLASS] != ELFCLASS64 ||
+        Bytes[EI_DATA] != ELFDATA2LSB)
       return;
     std::memcpy(&Header, Bytes, sizeof(Header));
     Valid = true;
@@ -51,8 +52,8 @@ public:
         continue;
       Elf64_Shdr Strings;
       if (Section.sh_link >= Header.e_shnum || !section(Section.sh_link, Strings) ||
-          !inside(Strings.sh_offset, Strings.sh_size) || !inside(Section.sh_offset, Section.sh_size) ||
-          Section.sh_entsize != sizeof(Elf64_Sym))
+          !inside(Strings.sh_offset, Strings.sh_size) ||
+          !inside(Section.sh_offset, Section.sh_size) || Section.sh_entsize != sizeof(Elf64_Sym))
         continue;
       const size_t Count = Section.sh_size / sizeof(Elf64_Sym);
       for (size_t S = 1; S < Count; ++S) {
@@ -60,7 +61,8 @@ public:
         std::memcpy(&Symbol, Bytes + Section.sh_offset + S * sizeof(Elf64_Sym), sizeof(Symbol));
         if (Symbol.st_name >= Strings.sh_size)
           continue;
-        const char *Name = reinterpret_cast<const char *>(Bytes + Strings.sh_offset + Symbol.st_name);
+        const char *Name =
+            reinterpret_cast<const char *>(Bytes + Strings.sh_offset + Symbol.st_name);
         const size_t Room = Strings.sh_size - Symbol.st_name;
         const size_t NameLength = strnlen(Name, Room);
         if (NameLength == Room)
@@ -91,31 +93,32 @@ private:
 // Global symbols a linked code object still needs from elsewhere.
 std::vector<std::string> undefinedSymbols(const std::vector<char> &Bytes) {
   std::vector<std::string> Names;
-  ElfView(Bytes.data(), Bytes.size()).forEachSymbol([&](const std::string &Name, const Elf64_Sym &S) {
-    if (S.st_shndx == SHN_UNDEF && !Name.empty() && ELF64_ST_BIND(S.st_info) == STB_GLOBAL &&
-        std::find(Names.begin(), Names.end(), Name) == Names.end())
-      Names.push_back(Name);
-  });
+  ElfView(Bytes.data(), Bytes.size())
+      .forEachSymbol([&](const std::string &Name, const Elf64_Sym &S) {
+        if (S.st_shndx == SHN_UNDEF && !Name.empty() && ELF64_ST_BIND(S.st_info) == STB_GLOBAL &&
+            std::find(Names.begin(), Names.end(), Name) == Names.end())
+          Names.push_back(Name);
+      });
   return Names;
 }
 
 // comgr's functions, resolved from libamd_comgr.so.2.
-#define DGLINK_COMGR_FUNCTIONS(X)                                                              \
-  X(amd_comgr_status_string)                                                                   \
-  X(amd_comgr_create_data)                                                                     \
-  X(amd_comgr_release_data)                                                                    \
-  X(amd_comgr_set_data)                                                                        \
-  X(amd_comgr_set_data_name)                                                                   \
-  X(amd_comgr_get_data)                                                                        \
-  X(amd_comgr_create_data_set)                                                                 \
-  X(amd_comgr_destroy_data_set)                                                                \
-  X(amd_comgr_data_set_add)                                                                    \
-  X(amd_comgr_action_data_count)                                                               \
-  X(amd_comgr_action_data_get_data)                                                            \
-  X(amd_comgr_create_action_info)                                                              \
-  X(amd_comgr_destroy_action_info)                                                             \
-  X(amd_comgr_action_info_set_isa_name)                                                        \
-  X(amd_comgr_action_info_set_logging)                                                         \
+#define DGLINK_COMGR_FUNCTIONS(X)                                                                  \
+  X(amd_comgr_status_string)                                                                       \
+  X(amd_comgr_create_data)                                                                         \
+  X(amd_comgr_release_data)                                                                        \
+  X(amd_comgr_set_data)                                                                            \
+  X(amd_comgr_set_data_name)                                                                       \
+  X(amd_comgr_get_data)                                                                            \
+  X(amd_comgr_create_data_set)                                                                     \
+  X(amd_comgr_destroy_data_set)                                                                    \
+  X(amd_comgr_data_set_add)                                                                        \
+  X(amd_comgr_action_data_count)                                                                   \
+  X(amd_comgr_action_data_get_data)                                                                \
+  X(amd_comgr_create_action_info)                                                                  \
+  X(amd_comgr_destroy_action_info)                                                                 \
+  X(amd_comgr_action_info_set_isa_name)                                                            \
+  X(amd_comgr_action_info_set_logging)                                                             \
   X(amd_comgr_do_action)
 
 struct Comgr {
@@ -144,16 +147,16 @@ Comgr loadComgr() {
     logger().info("hip: {}; piProgramLink is not available", Api.Reason);
     return Api;
   }
-#define DGLINK_COMGR_RESOLVE(Name)                                                             \
-  {                                                                                            \
-    void *Address = dlsym(Library, #Name);                                                     \
-    if (Address == nullptr) {                                                                  \
-      Api = Comgr();                                                                           \
-      Api.Reason = std::string(Opened) + " lacks " #Name;                                      \
-      dlclose(Library);                                                                        \
-      return Api;                                                                              \
-    }                                                                                          \
-    std::memcpy(&Api.Name, &Address, sizeof(Address));                                         \
+#define DGLINK_COMGR_RESOLVE(Name)                                                                 \
+  {                                                                                                \
+    void *Address = dlsym(Library, #Name);                                                         \
+    if (Address == nullptr) {                                                                      \
+      Api = Comgr();                                                                               \
+      Api.Reason = std::string(Opened) + " lacks " #Name;                                          \
+      dlclose(Library);                                                                            \
+      return Api;                                                                                  \
+    }                                                                                              \
+    std::memcpy(&Api.Name, &Address, sizeof(Address));                                             \
   }
   DGLINK_COMGR_FUNCTIONS(DGLINK_COMGR_RESOLVE)
 #undef DGLINK_COMGR_RESOLVE
@@ -250,10 +253,10 @@ pi_result comgrLink(const std::vector<const std::vector<char> *> &Objects, const
   const std::string Isa = "amdgcn-amd-amdhsa--" + Arch;
   DGLINK_TRY(Check(C.amd_comgr_action_info_set_isa_name(Info, Isa.c_str()),
                    "amd_comgr_action_info_set_isa_name"));
-  DGLINK_TRY(Check(C.amd_comgr_action_info_set_logging(Info, true),
-                   "amd_comgr_action_info_set_logging"));
-  const amd_comgr_status_t Status = C.amd_comgr_do_action(
-      AMD_COMGR_ACTION_LINK_RELOCATABLE_TO_EXECUTABLE, Info, Inputs, Outputs);
+  DGLINK_TRY(
+      Check(C.amd_comgr_action_info_set_logging(Info, true), "amd_comgr_action_info_set_logging"));
+  const amd_comgr_status_t Status =
+      C.amd_comgr_do_action(AMD_COMGR_ACTION_LINK_RELOCATABLE_TO_EXECUTABLE, Info, Inputs, Outputs);
   std::vector<char> LogBytes;
   if (readOutput(Outputs, AMD_COMGR_DATA_KIND_LOG, LogBytes) && !LogBytes.empty())
     Log.append(LogBytes.data(), strnlen(LogBytes.data(), LogBytes.size()));
@@ -301,15 +304,16 @@ bool detectCode(const void *Data, size_t Size, CodeKind &Kind) {
 std::vector<std::string> kernelNames(CodeKind Kind, const std::vector<char> &Bytes) {
   // Code object v3+: every kernel has a kernel descriptor symbol "<name>.kd".
   std::vector<std::string> Names;
-  ElfView(Bytes.data(), Bytes.size()).forEachSymbol([&](const std::string &Name, const Elf64_Sym &S) {
-    constexpr std::string_view Suffix = ".kd";
-    if (S.st_shndx != SHN_UNDEF && Name.size() > Suffix.size() &&
-        Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) == 0) {
-      std::string Kernel = Name.substr(0, Name.size() - Suffix.size());
-      if (std::find(Names.begin(), Names.end(), Kernel) == Names.end())
-        Names.push_back(std::move(Kernel));
-    }
-  });
+  ElfView(Bytes.data(), Bytes.size())
+      .forEachSymbol([&](const std::string &Name, const Elf64_Sym &S) {
+        constexpr std::string_view Suffix = ".kd";
+        if (S.st_shndx != SHN_UNDEF && Name.size() > Suffix.size() &&
+            Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) == 0) {
+          std::string Kernel = Name.substr(0, Name.size() - Suffix.size());
+          if (std::find(Names.begin(), Names.end(), Kernel) == Names.end())
+            Names.push_back(std::move(Kernel));
+        }
+      });
   return Names;
 }
 

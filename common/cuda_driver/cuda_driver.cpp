@@ -41,15 +41,15 @@ LoadState load() {
     return State;
   }
   CudaDriver Table;
-#define DGLINK_CUDA_RESOLVE_REQUIRED(Name)                                                     \
-  if (!resolve(Library, DGLINK_CUDA_STRINGIFY_EXPANDED(Name), Table.Name)) {                   \
-    State.Reason = "libcuda.so.1 lacks " DGLINK_CUDA_STRINGIFY_EXPANDED(Name);                 \
-    dlclose(Library);                                                                          \
-    return State;                                                                              \
+#define DGLINK_CUDA_RESOLVE_REQUIRED(Name)                                                         \
+  if (!resolve(Library, DGLINK_CUDA_STRINGIFY_EXPANDED(Name), Table.Name)) {                       \
+    State.Reason = "libcuda.so.1 lacks " DGLINK_CUDA_STRINGIFY_EXPANDED(Name);                     \
+    dlclose(Library);                                                                              \
+    return State;                                                                                  \
   }
   DGLINK_CUDA_REQUIRED_FUNCTIONS(DGLINK_CUDA_RESOLVE_REQUIRED)
 #undef DGLINK_CUDA_RESOLVE_REQUIRED
-#define DGLINK_CUDA_RESOLVE_OPTIONAL(Name)                                                     \
+#define DGLINK_CUDA_RESOLVE_OPTIONAL(Name)                                                         \
   resolve(Library, DGLINK_CUDA_STRINGIFY_EXPANDED(Name), Table.Name);
   DGLINK_CUDA_OPTIONAL_FUNCTIONS(DGLINK_CUDA_RESOLVE_OPTIONAL)
 #undef DGLINK_CUDA_RESOLVE_OPTIONAL
@@ -76,8 +76,7 @@ bool loadCudaDriver(std::string *Reason) {
     if (Result.Loaded)
       logger().debug("cuda: driver loaded");
     else
-      logger().info("cuda: no CUDA driver: {}; the adapter reports zero platforms",
-                    Result.Reason);
+      logger().info("cuda: no CUDA driver: {}; the adapter reports zero platforms", Result.Reason);
     return Result;
   }();
   if (Reason != nullptr)

@@ -13,59 +13,59 @@
 // Every driver function the adapter calls. Where cuda.h maps a name to a
 // versioned symbol (cuMemAlloc -> cuMemAlloc_v2), the macro applies to the table
 // member and to the dlsym name alike, so the versioned symbol is the one loaded.
-#define DGLINK_CUDA_REQUIRED_FUNCTIONS(X)                                                      \
-  X(cuInit)                                                                                    \
-  X(cuDriverGetVersion)                                                                        \
-  X(cuGetErrorName)                                                                            \
-  X(cuGetErrorString)                                                                          \
-  X(cuDeviceGetCount)                                                                          \
-  X(cuDeviceGet)                                                                               \
-  X(cuDeviceGetName)                                                                           \
-  X(cuDeviceGetAttribute)                                                                      \
-  X(cuDeviceTotalMem)                                                                          \
-  X(cuDevicePrimaryCtxRetain)                                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                                 \
-  X(cuCtxGetCurrent)                                                                           \
-  X(cuCtxSetCurrent)                                                                           \
-  X(cuStreamCreate)                                                                            \
-  X(cuStreamDestroy)                                                                           \
-  X(cuStreamSynchronize)                                                                       \
-  X(cuStreamWaitEvent)                                                                         \
-  X(cuEventCreate)                                                                             \
-  X(cuEventDestroy)                                                                            \
-  X(cuEventRecord)                                                                             \
-  X(cuEventSynchronize)                                                                        \
-  X(cuEventQuery)                                                                              \
-  X(cuMemAlloc)                                                                                \
-  X(cuMemFree)                                                                                 \
-  X(cuMemAllocHost)                                                                            \
-  X(cuMemFreeHost)                                                                             \
-  X(cuMemAllocManaged)                                                                         \
-  X(cuMemcpyAsync)                                                                             \
-  X(cuMemcpyHtoD)                                                                              \
-  X(cuMemcpyHtoDAsync)                                                                         \
-  X(cuMemcpyDtoHAsync)                                                                         \
-  X(cuMemsetD8Async)                                                                           \
-  X(cuMemsetD16Async)                                                                          \
-  X(cuMemsetD32Async)                                                                          \
-  X(cuPointerGetAttribute)                                                                     \
-  X(cuModuleLoadDataEx)                                                                        \
-  X(cuModuleUnload)                                                                            \
-  X(cuModuleGetFunction)                                                                       \
-  X(cuModuleGetGlobal)                                                                         \
-  X(cuFuncGetAttribute)                                                                        \
+#define DGLINK_CUDA_REQUIRED_FUNCTIONS(X)                                                          \
+  X(cuInit)                                                                                        \
+  X(cuDriverGetVersion)                                                                            \
+  X(cuGetErrorName)                                                                                \
+  X(cuGetErrorString)                                                                              \
+  X(cuDeviceGetCount)                                                                              \
+  X(cuDeviceGet)                                                                                   \
+  X(cuDeviceGetName)                                                                               \
+  X(cuDeviceGetAttribute)                                                                          \
+  X(cuDeviceTotalMem)                                                                              \
+  X(cuDevicePrimaryCtxRetain)                                                                      \
+  X(cuDevicePrimaryCtxRelease)                                                                     \
+  X(cuCtxGetCurrent)                                                                               \
+  X(cuCtxSetCurrent)                                                                               \
+  X(cuStreamCreate)                                                                                \
+  X(cuStreamDestroy)                                                                               \
+  X(cuStreamSynchronize)                                                                           \
+  X(cuStreamWaitEvent)                                                                             \
+  X(cuEventCreate)                                                                                 \
+  X(cuEventDestroy)                                                                                \
+  X(cuEventRecord)                                                                                 \
+  X(cuEventSynchronize)                                                                            \
+  X(cuEventQuery)                                                                                  \
+  X(cuMemAlloc)                                                                                    \
+  X(cuMemFree)                                                                                     \
+  X(cuMemAllocHost)                                                                                \
+  X(cuMemFreeHost)                                                                                 \
+  X(cuMemAllocManaged)                                                                             \
+  X(cuMemcpyAsync)                                                                                 \
+  X(cuMemcpyHtoD)                                                                                  \
+  X(cuMemcpyHtoDAsync)                                                                             \
+  X(cuMemcpyDtoHAsync)                                                                             \
+  X(cuMemsetD8Async)                                                                               \
+  X(cuMemsetD16Async)                                                                              \
+  X(cuMemsetD32Async)                                                                              \
+  X(cuPointerGetAttribute)                                                                         \
+  X(cuModuleLoadDataEx)                                                                            \
+  X(cuModuleUnload)                                                                                \
+  X(cuModuleGetFunction)                                                                           \
+  X(cuModuleGetGlobal)                                                                             \
+  X(cuFuncGetAttribute)                                                                            \
   X(cuLaunchKernel)
 
 // Functions the adapter can do without (older drivers, or features it only
 // uses when present).
-#define DGLINK_CUDA_OPTIONAL_FUNCTIONS(X)                                                      \
-  X(cuLinkCreate)                                                                              \
-  X(cuLinkAddData)                                                                             \
-  X(cuLinkComplete)                                                                            \
-  X(cuLinkDestroy)                                                                             \
-  X(cuFuncGetParamInfo)                                                                        \
-  X(cuModuleGetFunctionCount)                                                                  \
-  X(cuModuleEnumerateFunctions)                                                                \
+#define DGLINK_CUDA_OPTIONAL_FUNCTIONS(X)                                                          \
+  X(cuLinkCreate)                                                                                  \
+  X(cuLinkAddData)                                                                                 \
+  X(cuLinkComplete)                                                                                \
+  X(cuLinkDestroy)                                                                                 \
+  X(cuFuncGetParamInfo)                                                                            \
+  X(cuModuleGetFunctionCount)                                                                      \
+  X(cuModuleEnumerateFunctions)                                                                    \
   X(cuFuncGetName)
 
 namespace dglink::cuda {
@@ -113,9 +113,9 @@ inline pi_result makeCurrent(CUcontext Context) {
 
 // Calls a driver function through the table and returns its error, as a
 // pi_result with a message, from the enclosing function.
-#define DGLINK_CU(Function, ...)                                                               \
-  do {                                                                                         \
-    const CUresult DglinkCuResult_ = ::dglink::cuda::cu().Function(__VA_ARGS__);               \
-    if (DglinkCuResult_ != CUDA_SUCCESS)                                                       \
-      return ::dglink::cuda::cudaError(DglinkCuResult_, #Function);                            \
+#define DGLINK_CU(Function, ...)                                                                   \
+  do {                                                                                             \
+    const CUresult DglinkCuResult_ = ::dglink::cuda::cu().Function(__VA_ARGS__);                   \
+    if (DglinkCuResult_ != CUDA_SUCCESS)                                                           \
+      return ::dglink::cuda::cudaError(DglinkCuResult_, #Function);                                \
   } while (0)

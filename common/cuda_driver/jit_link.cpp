@@ -55,7 +55,11 @@ namespace {
 using NvJitLinkHandle = void *;
 using NvJitLinkResult = int;
 constexpr NvJitLinkResult NvJitLinkSuccess = 0;
-enum NvJitLinkInputType { NvJitLinkInputCubin = 1, NvJitLinkInputPtx = 2, NvJitLinkInputFatbin = 4 };
+enum NvJitLinkInputType {
+  NvJitLinkInputCubin = 1,
+  NvJitLinkInputPtx = 2,
+  NvJitLinkInputFatbin = 4
+};
 
 struct NvJitLink {
   NvJitLinkResult (*Create)(NvJitLinkHandle *, uint32_t, const char **) = nullptr;

@@ -8,8 +8,8 @@ namespace dglink::cuda {
 namespace {
 
 bool isIdentifierChar(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
-         C == '_' || C == '$' || C == '%';
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') || C == '_' ||
+         C == '$' || C == '%';
 }
 
 // Skips whitespace and comments from Pos; returns the new position.
@@ -109,8 +109,8 @@ std::string dimensionFunction(const std::string &Name, Register R, int Default) 
             std::to_string(D) + ";\n";
   Body += "\tbra $Ldone;\n";
   for (int D = 0; D < 3; ++D)
-    Body += "$Ldim" + std::to_string(D) + ":\n" + componentValue(R, Components[D]) +
-            "\tbra $Ldone;\n";
+    Body +=
+        "$Ldim" + std::to_string(D) + ":\n" + componentValue(R, Components[D]) + "\tbra $Ldone;\n";
   Body += "$Ldone:\n\tst.param.b64 [func_retval0], %rd1;\n\tret;\n}\n";
   return Body;
 }
@@ -262,8 +262,8 @@ bool isOpenClFlavouredPtx(std::string_view Ptx) {
   if (Target == std::string_view::npos)
     return false;
   const size_t LineEnd = Ptx.find('\n', Target);
-  return Ptx.substr(Target, LineEnd == std::string_view::npos ? std::string_view::npos
-                                                              : LineEnd - Target)
+  return Ptx.substr(Target,
+                    LineEnd == std::string_view::npos ? std::string_view::npos : LineEnd - Target)
              .find("texmode_independent") != std::string_view::npos;
 }
 

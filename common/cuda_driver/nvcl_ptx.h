@@ -15,7 +15,7 @@ namespace dglink::cuda {
 struct PtxFunction {
   bool IsEntry = false; // .entry (a kernel), else .func
   std::string Name;
-  size_t Start = 0;    // offset of its ".func" / ".entry"
+  size_t Start = 0;     // offset of its ".func" / ".entry"
   bool Defined = false; // has a body (else a prototype ending in ';')
   std::string Linkage;  // ".visible", ".extern", ".weak" or empty
 };

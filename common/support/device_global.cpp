@@ -10,7 +10,7 @@ namespace dglink {
 namespace {
 
 const std::vector<uint8_t> *findProperty(const ImageMetadata &Metadata, const std::string &Set,
-                                const std::string &Name) {
+                                         const std::string &Name) {
   auto Found = Metadata.RawSets.find(Set);
   if (Found == Metadata.RawSets.end())
     return nullptr;
@@ -43,8 +43,8 @@ pi_result checkDeclaredDeviceGlobal(const char *Function, const ImageMetadata &M
               Function, clip(Name), Program, Declared.size());
 }
 
-void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
-                               size_t ModuleBytes, size_t &Size, HostAccess &Access) {
+void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name, size_t ModuleBytes,
+                               size_t &Size, HostAccess &Access) {
   Size = ModuleBytes;
   Access = HostAccess::ReadWrite;
   auto Info = Metadata.DeviceGlobals.find(Name);
@@ -57,8 +57,8 @@ void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
   Access = Info->second.Access;
 }
 
-pi_result checkDeviceGlobalPointers(const char *Function, const char *Name,
-                                    const void *HostPointer, const char *HostPointerName) {
+pi_result checkDeviceGlobalPointers(const char *Function, const char *Name, const void *HostPointer,
+                                    const char *HostPointerName) {
   if (Name == nullptr)
     return fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Name' is null", Function);
   if (HostPointer == nullptr)
@@ -75,8 +75,7 @@ pi_result missingDeviceGlobal(const char *Function, const char *Name, const std:
               clip(Name), Program);
 }
 
-pi_result checkHostAccess(const char *Function, const char *Name, HostAccess Access,
-                          bool IsWrite) {
+pi_result checkHostAccess(const char *Function, const char *Name, HostAccess Access, bool IsWrite) {
   const bool Allowed = IsWrite ? (Access == HostAccess::Write || Access == HostAccess::ReadWrite)
                                : (Access == HostAccess::Read || Access == HostAccess::ReadWrite);
   if (Allowed)

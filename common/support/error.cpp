@@ -33,8 +33,8 @@ pi_result getLastError(char **Message) {
 
 const char *resultName(pi_result Code) {
   switch (Code) {
-#define DGLINK_RESULT_CASE(Name)                                                               \
-  case Name:                                                                                   \
+#define DGLINK_RESULT_CASE(Name)                                                                   \
+  case Name:                                                                                       \
     return #Name;
     DGLINK_RESULT_CASE(PI_SUCCESS)
     DGLINK_RESULT_CASE(PI_ERROR_DEVICE_NOT_FOUND)

@@ -78,8 +78,8 @@ pi_result readValue(const char *SetName, const _pi_device_binary_property_struct
   case PI_PROPERTY_TYPE_UINT32: {
     if (Property.ValSize > 0xFFFFFFFFull)
       return fail(PI_ERROR_INVALID_BINARY,
-                  "property set '{}', property '{}': UINT32 value {} does not fit 32 bits",
-                  SetName, Name, Property.ValSize);
+                  "property set '{}', property '{}': UINT32 value {} does not fit 32 bits", SetName,
+                  Name, Property.ValSize);
     Value.resize(4);
     for (int I = 0; I < 4; ++I)
       Value[I] = static_cast<uint8_t>(Property.ValSize >> (8 * I));
@@ -142,8 +142,7 @@ pi_result decodeDeviceGlobal(const std::string &Id, const std::vector<uint8_t> &
 }
 
 // Adds one property of set SetName to Out, interpreting the sets dglink knows.
-pi_result addProperty(const std::string &SetName,
-                      const _pi_device_binary_property_struct &Property,
+pi_result addProperty(const std::string &SetName, const _pi_device_binary_property_struct &Property,
                       const std::string &PropertyName, ImageMetadata &Out) {
   std::vector<uint8_t> Value;
   DGLINK_TRY(readValue(SetName.c_str(), Property, Value));
@@ -159,8 +158,8 @@ pi_result addProperty(const std::string &SetName,
   } else if (SetName == PI_PROPERTY_SET_DEVICE_GLOBALS) {
     if (Property.Type != PI_PROPERTY_TYPE_BYTE_ARRAY)
       return fail(PI_ERROR_INVALID_BINARY,
-                  "property set '{}', property '{}': expected a byte array, got type {}",
-                  SetName, PropertyName, Property.Type);
+                  "property set '{}', property '{}': expected a byte array, got type {}", SetName,
+                  PropertyName, Property.Type);
     DeviceGlobalInfo Info;
     DGLINK_TRY(decodeDeviceGlobal(PropertyName, Value, Info));
     Out.DeviceGlobals[PropertyName] = Info;
@@ -234,21 +233,23 @@ pi_result decodeLoweredStorage(ImageMetadata &Metadata) {
   for (const auto &[Id, Info] : Metadata.DeviceGlobals)
     if (Result.Variables.count(Id) == 0)
       return fail(PI_ERROR_INVALID_BINARY,
-                  "device global '{}' of a lowered image has no place in '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
-                  "'",
+                  "device global '{}' of a lowered image has no place in "
+                  "'" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS "'",
                   Id);
   if (Initializers != Sets.end())
     for (const auto &[Id, Value] : Initializers->second) {
       const auto Variable = Result.Variables.find(Id);
       if (Variable == Result.Variables.end() || Variable->second.Size != Value.size())
-        return fail(PI_ERROR_INVALID_BINARY,
-                    "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS
-                    "', property '{}': {}",
-                    Id,
-                    Variable == Result.Variables.end()
-                        ? std::string("no such variable in '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS "'")
-                        : fmt::format("{} bytes for a variable of {}", Value.size(),
-                                      Variable->second.Size));
+        return fail(
+            PI_ERROR_INVALID_BINARY,
+            "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS
+            "', property '{}': {}",
+            Id,
+            Variable == Result.Variables.end()
+                ? std::string("no such variable in '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
+                              "'")
+                : fmt::format("{} bytes for a variable of {}", Value.size(),
+                              Variable->second.Size));
       Variable->second.Initializer = Value;
     }
   Metadata.Lowered = std::move(Result);
@@ -269,8 +270,8 @@ pi_result refuseLoweredImage(const char *Function, const ImageMetadata &Metadata
   if (!Metadata.Lowered)
     return PI_SUCCESS;
   return fail(PI_ERROR_INVALID_OPERATION,
-              "{}: the image's device globals were lowered for OpenCL (property set '"
-              PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
+              "{}: the image's device globals were lowered for OpenCL (property set "
+              "'" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE
               "'); this adapter finds device globals by name: give it the image that was not "
               "lowered",
               Function);
@@ -315,12 +316,12 @@ pi_result mergeLoweredStorage(const std::vector<const ImageMetadata *> &Inputs,
   std::vector<std::pair<const std::string *, const LoweredVariable *>> ByOffset;
   for (const auto &[Id, Variable] : Merged->Variables)
     ByOffset.emplace_back(&Id, &Variable);
-  std::sort(ByOffset.begin(), ByOffset.end(), [](const auto &A, const auto &B) {
-    return A.second->Offset < B.second->Offset;
-  });
+  std::sort(ByOffset.begin(), ByOffset.end(),
+            [](const auto &A, const auto &B) { return A.second->Offset < B.second->Offset; });
   for (size_t I = 1; I < ByOffset.size(); ++I) {
     const LoweredVariable &Previous = *ByOffset[I - 1].second;
-    if (Previous.Size != 0 && addSaturated(Previous.Offset, Previous.Size) > ByOffset[I].second->Offset)
+    if (Previous.Size != 0 &&
+        addSaturated(Previous.Offset, Previous.Size) > ByOffset[I].second->Offset)
       return fail(PI_ERROR_LINK_PROGRAM_FAILURE,
                   "device globals '{}' and '{}' overlap in the lowered storage: the images come "
                   "from different `dglink compile` runs; compile them together",
@@ -343,8 +344,7 @@ pi_result readImageMetadata(const _pi_device_binary_struct &Image, ImageMetadata
     const std::string SetName = Set->Name;
     if ((Set->PropertiesBegin == nullptr) != (Set->PropertiesEnd == nullptr) ||
         Set->PropertiesEnd < Set->PropertiesBegin)
-      return fail(PI_ERROR_INVALID_BINARY, "property set '{}': property range is invalid",
-                  SetName);
+      return fail(PI_ERROR_INVALID_BINARY, "property set '{}': property range is invalid", SetName);
     Result.RawSets[SetName]; // an empty set is still present
     if (SetName == PI_PROPERTY_SET_EXPORTED_SYMBOLS || SetName == PI_PROPERTY_SET_IMPORTED_SYMBOLS)
       Result.HasSymbolTables = true;
@@ -361,11 +361,13 @@ pi_result readFlatMetadata(size_t NumEntries, const pi_device_binary_property *E
   if (NumEntries != 0 && Entries == nullptr)
     return fail(PI_ERROR_INVALID_VALUE, "program metadata: {} entries but the list is null",
                 NumEntries);
-  static const char *const KnownSets[] = {
-      PI_PROPERTY_SET_DEVICE_GLOBALS, PI_PROPERTY_SET_EXPORTED_SYMBOLS,
-      PI_PROPERTY_SET_IMPORTED_SYMBOLS, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS,
-      PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE, PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS,
-      PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS};
+  static const char *const KnownSets[] = {PI_PROPERTY_SET_DEVICE_GLOBALS,
+                                          PI_PROPERTY_SET_EXPORTED_SYMBOLS,
+                                          PI_PROPERTY_SET_IMPORTED_SYMBOLS,
+                                          PI_PROPERTY_SET_VIRTUAL_FUNCTIONS,
+                                          PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE,
+                                          PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS,
+                                          PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_INITIALIZERS};
   ImageMetadata Result;
   for (size_t I = 0; I < NumEntries; ++I) {
     if (Entries[I] == nullptr || Entries[I]->Name == nullptr)

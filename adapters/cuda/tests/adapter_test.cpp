@@ -20,7 +20,7 @@ TEST(CudaAdapter, LoadsWithDlopenAndInitialises) {
   ASSERT_NE(adapter().Library, nullptr) << adapter().Error;
   EXPECT_STREQ(adapter().Plugin.Targets, "cuda");
   EXPECT_STREQ(adapter().Plugin.PluginVersion, PI_VERSION_STRING);
-#define DGLINK_TEST_ENTRY(Name, Ret, Params)                                                   \
+#define DGLINK_TEST_ENTRY(Name, Ret, Params)                                                       \
   EXPECT_NE(pi().Name, nullptr) << #Name " missing from the table";
   PI_ENTRY_POINTS(DGLINK_TEST_ENTRY)
 #undef DGLINK_TEST_ENTRY
@@ -70,17 +70,17 @@ TEST(CudaAdapter, NullHandlesGiveTheContractsCodes) {
   ASSERT_NE(adapter().Library, nullptr) << adapter().Error;
   int Value = 0;
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, nullptr, "x", PI_TRUE, 4, 0,
-                                                       &Value, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, nullptr, "x", PI_TRUE, 4, 0, &Value,
+                                                       0, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Queue' is null"), std::string::npos) << lastError();
   EXPECT_NE(lastError().find("piextEnqueueDeviceGlobalVariableWrite"), std::string::npos);
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableRead(nullptr, nullptr, "x", PI_TRUE, 4, 0,
-                                                      &Value, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableRead(nullptr, nullptr, "x", PI_TRUE, 4, 0, &Value,
+                                                      0, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Queue' is null"), std::string::npos) << lastError();
 
-  EXPECT_EQ(PI_ERROR_INVALID_PLATFORM, pi().piPlatformGetInfo(nullptr, PI_PLATFORM_INFO_NAME, 0,
-                                                              nullptr, nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_PLATFORM,
+            pi().piPlatformGetInfo(nullptr, PI_PLATFORM_INFO_NAME, 0, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_DEVICE,
             pi().piDeviceGetInfo(nullptr, PI_DEVICE_INFO_NAME, 0, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piContextRelease(nullptr));
@@ -89,14 +89,13 @@ TEST(CudaAdapter, NullHandlesGiveTheContractsCodes) {
             pi().piProgramBuild(nullptr, 0, nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_PROGRAM, pi().piKernelCreate(nullptr, "k", nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_KERNEL, pi().piKernelSetArg(nullptr, 0, 4, &Value));
-  EXPECT_EQ(PI_ERROR_INVALID_QUEUE, pi().piEnqueueKernelLaunch(nullptr, nullptr, 1, nullptr,
-                                                               nullptr, nullptr, 0, nullptr,
-                                                               nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
+            pi().piEnqueueKernelLaunch(nullptr, nullptr, 1, nullptr, nullptr, nullptr, 0, nullptr,
+                                       nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_EVENT, pi().piEventRelease(nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piEventsWait(0, nullptr));
-  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT,
-            pi().piProgramLink(nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
-                               nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piProgramLink(nullptr, 0, nullptr, nullptr, 0, nullptr,
+                                                         nullptr, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piProgramCreate(nullptr, &Value, 4, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piContextCreate(nullptr, 0, nullptr, nullptr));
 }
@@ -107,10 +106,9 @@ TEST(CudaAdapter, ForeignHandlesAreRefused) {
   auto *Queue = reinterpret_cast<pi_queue>(&Foreign);
   int Value = 0;
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableWrite(Queue, nullptr, "x", PI_TRUE, 4, 0,
-                                                       &Value, 0, nullptr, nullptr));
-  EXPECT_NE(lastError().find("not a handle of the CUDA adapter"), std::string::npos)
-      << lastError();
+            pi().piextEnqueueDeviceGlobalVariableWrite(Queue, nullptr, "x", PI_TRUE, 4, 0, &Value,
+                                                       0, nullptr, nullptr));
+  EXPECT_NE(lastError().find("not a handle of the CUDA adapter"), std::string::npos) << lastError();
   auto *Event = reinterpret_cast<pi_event>(&Foreign);
   EXPECT_EQ(PI_ERROR_INVALID_EVENT, pi().piEventsWait(1, &Event));
 }
@@ -138,8 +136,8 @@ TEST_F(CudaDeviceInfo, DescribesTheDevice) {
                                  sizeof(Globals), &Globals, nullptr));
   EXPECT_EQ(Globals, PI_DEVICE_GLOBAL_MECHANISM_NATIVE);
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
-  ASSERT_PI(pi().piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_USM_MECHANISM, sizeof(Usm), &Usm,
-                                 nullptr));
+  ASSERT_PI(
+      pi().piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_USM_MECHANISM, sizeof(Usm), &Usm, nullptr));
   EXPECT_EQ(Usm, PI_USM_MECHANISM_NATIVE);
   const std::string Extensions = deviceString(Device, PI_DEVICE_INFO_EXTENSIONS);
   EXPECT_NE(Extensions.find(PI_EXT_DEVICE_GLOBAL_ACCESS), std::string::npos) << Extensions;
@@ -149,8 +147,7 @@ TEST_F(CudaDeviceInfo, DescribesTheDevice) {
   ASSERT_PI(pi().piDeviceGetInfo(Device, PI_DEVICE_INFO_PLATFORM, sizeof(Owner), &Owner, nullptr));
   EXPECT_EQ(Owner, Platform);
   EXPECT_EQ(PI_ERROR_INVALID_VALUE,
-            pi().piDeviceGetInfo(Device, static_cast<pi_device_info>(0x7777), 0, nullptr,
-                                 nullptr));
+            pi().piDeviceGetInfo(Device, static_cast<pi_device_info>(0x7777), 0, nullptr, nullptr));
 }
 
 TEST_F(CudaDeviceInfo, UsmAllocationsAndCopies) {
@@ -160,8 +157,8 @@ TEST_F(CudaDeviceInfo, UsmAllocationsAndCopies) {
   ASSERT_PI(pi().piextUSMSharedAlloc(&SharedPtr, Context, Device, nullptr, 4096, 0));
   const int Pattern = 0x5A5A1234;
   ASSERT_PI(pi().piextUSMEnqueueFill(Queue, DevicePtr, &Pattern, 4, 4096, 0, nullptr, nullptr));
-  ASSERT_PI(pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, HostPtr, DevicePtr, 4096, 0, nullptr,
-                                       nullptr));
+  ASSERT_PI(
+      pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, HostPtr, DevicePtr, 4096, 0, nullptr, nullptr));
   for (int I = 0; I < 1024; ++I)
     ASSERT_EQ(static_cast<int *>(HostPtr)[I], Pattern) << I;
   std::vector<int> Pageable(1024, 7);
@@ -184,8 +181,8 @@ TEST_F(CudaDeviceInfo, BuffersRoundTrip) {
   ASSERT_PI(pi().piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_COPY,
                                    1024, Initial.data(), &Buffer));
   const int Patch[2] = {-1, -2};
-  ASSERT_PI(pi().piEnqueueMemBufferWrite(Queue, Buffer, PI_TRUE, 40, 8, Patch, 0, nullptr,
-                                         nullptr));
+  ASSERT_PI(
+      pi().piEnqueueMemBufferWrite(Queue, Buffer, PI_TRUE, 40, 8, Patch, 0, nullptr, nullptr));
   std::vector<int> Back(256, 0);
   ASSERT_PI(pi().piEnqueueMemBufferRead(Queue, Buffer, PI_TRUE, 0, 1024, Back.data(), 0, nullptr,
                                         nullptr));

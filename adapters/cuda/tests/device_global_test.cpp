@@ -45,15 +45,13 @@ protected:
 
   pi_result write(const char *Name, const void *Src, size_t Count, size_t Offset = 0,
                   bool Blocking = true, pi_event *Event = nullptr) {
-    return pi().piextEnqueueDeviceGlobalVariableWrite(Queue, Program, Name,
-                                                      Blocking ? PI_TRUE : PI_FALSE, Count,
-                                                      Offset, Src, 0, nullptr, Event);
+    return pi().piextEnqueueDeviceGlobalVariableWrite(
+        Queue, Program, Name, Blocking ? PI_TRUE : PI_FALSE, Count, Offset, Src, 0, nullptr, Event);
   }
-  pi_result read(const char *Name, void *Dst, size_t Count, size_t Offset = 0,
-                 bool Blocking = true, pi_event *Event = nullptr) {
-    return pi().piextEnqueueDeviceGlobalVariableRead(Queue, Program, Name,
-                                                     Blocking ? PI_TRUE : PI_FALSE, Count,
-                                                     Offset, Dst, 0, nullptr, Event);
+  pi_result read(const char *Name, void *Dst, size_t Count, size_t Offset = 0, bool Blocking = true,
+                 pi_event *Event = nullptr) {
+    return pi().piextEnqueueDeviceGlobalVariableRead(
+        Queue, Program, Name, Blocking ? PI_TRUE : PI_FALSE, Count, Offset, Dst, 0, nullptr, Event);
   }
   pi_kernel kernel(const char *Name) {
     pi_kernel Kernel = nullptr;
@@ -69,8 +67,8 @@ protected:
     EXPECT_PI(pi().piEnqueueKernelLaunch(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
                                          nullptr));
     int Value = -1;
-    EXPECT_PI(pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, &Value, Out, sizeof(int), 0, nullptr,
-                                         nullptr));
+    EXPECT_PI(
+        pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, &Value, Out, sizeof(int), 0, nullptr, nullptr));
     EXPECT_PI(pi().piextUSMFree(Context, Out));
     return Value;
   }
@@ -210,8 +208,8 @@ TEST_F(DeviceGlobals, ErrorTable) {
   const char *Missing = "no_such_global";
   // Null arguments, in the order the contract checks them.
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, Program, "dg_value", PI_TRUE, 4,
-                                                       0, &Value, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, Program, "dg_value", PI_TRUE, 4, 0,
+                                                       &Value, 0, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_PROGRAM,
             pi().piextEnqueueDeviceGlobalVariableWrite(Queue, nullptr, "dg_value", PI_TRUE, 4, 0,
                                                        &Value, 0, nullptr, nullptr));
@@ -289,8 +287,8 @@ TEST_F(DeviceGlobals, ModuleGlobalsWithoutMetadata) {
   ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableWrite(Queue, Plain, "dg_none", PI_TRUE, 4, 0,
                                                        &Value, 0, nullptr, nullptr));
   int Back = 0;
-  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableRead(Queue, Plain, "dg_none", PI_TRUE, 4, 0,
-                                                      &Back, 0, nullptr, nullptr));
+  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableRead(Queue, Plain, "dg_none", PI_TRUE, 4, 0, &Back,
+                                                      0, nullptr, nullptr));
   EXPECT_EQ(Back, 99);
   EXPECT_EQ(PI_ERROR_INVALID_VALUE,
             pi().piextEnqueueDeviceGlobalVariableRead(Queue, Plain, "dg_array", PI_TRUE, 172, 0,
@@ -364,8 +362,8 @@ TEST_F(DeviceGlobals, KernelWithBufferArgument) {
   pi_kernel Fill = kernel("fill_index");
   ASSERT_PI(pi().piextKernelSetArgMemObj(Fill, 0, &Buffer));
   const size_t Global = 1000; // no local size: the adapter picks a divisor
-  ASSERT_PI(pi().piEnqueueKernelLaunch(Queue, Fill, 1, nullptr, &Global, nullptr, 0, nullptr,
-                                       nullptr));
+  ASSERT_PI(
+      pi().piEnqueueKernelLaunch(Queue, Fill, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
   std::vector<int> Back(1000, -1);
   ASSERT_PI(pi().piEnqueueMemBufferRead(Queue, Buffer, PI_TRUE, 0, 4000, Back.data(), 0, nullptr,
                                         nullptr));

@@ -42,8 +42,8 @@ const char *const SmallPtx = R"(//
 }
 )";
 
-const PtxFunction *findFunction(const std::vector<PtxFunction> &Functions,
-                                const std::string &Name, bool Defined) {
+const PtxFunction *findFunction(const std::vector<PtxFunction> &Functions, const std::string &Name,
+                                bool Defined) {
   for (const PtxFunction &Function : Functions)
     if (Function.Name == Name && Function.Defined == Defined)
       return &Function;
@@ -101,7 +101,10 @@ protected:
     return linkWithNvJitLink(Inputs, 9, 0, Cubin, Log);
   }
   bool isElf() const {
-    return Cubin.size() > 4 && std::memcmp(Cubin.data(), "\x7f" "ELF", 4) == 0;
+    return Cubin.size() > 4 && std::memcmp(Cubin.data(),
+                                           "\x7f"
+                                           "ELF",
+                                           4) == 0;
   }
   std::vector<char> Cubin;
   std::string Log;

@@ -19,8 +19,8 @@ protected:
   pi_program compiled(const _pi_device_binary_struct &Image) {
     pi_program Program = nullptr;
     EXPECT_PI(pi().piextProgramCreateWithImage(Context, 1, &Device, &Image, &Program));
-    EXPECT_PI(pi().piProgramCompile(Program, 1, &Device, "", 0, nullptr, nullptr, nullptr,
-                                    nullptr));
+    EXPECT_PI(
+        pi().piProgramCompile(Program, 1, &Device, "", 0, nullptr, nullptr, nullptr, nullptr));
     return Program;
   }
   pi_int32 buildStatus(pi_program Program) {
@@ -43,8 +43,8 @@ protected:
     EXPECT_PI(pi().piEnqueueKernelLaunch(Queue, Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
                                          nullptr));
     int Value = -1;
-    EXPECT_PI(pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, &Value, Out, sizeof(int), 0, nullptr,
-                                         nullptr));
+    EXPECT_PI(
+        pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, &Value, Out, sizeof(int), 0, nullptr, nullptr));
     EXPECT_PI(pi().piextUSMFree(Context, Out));
     EXPECT_PI(pi().piKernelRelease(Kernel));
     return Value;
@@ -54,7 +54,8 @@ protected:
 TEST_F(Programs, RefusesSpirV) {
   const uint32_t SpirV[] = {0x07230203u, 0x00010000u, 0, 1, 0};
   pi_program Program = nullptr;
-  EXPECT_EQ(PI_ERROR_INVALID_OPERATION, pi().piProgramCreate(Context, SpirV, sizeof(SpirV), &Program));
+  EXPECT_EQ(PI_ERROR_INVALID_OPERATION,
+            pi().piProgramCreate(Context, SpirV, sizeof(SpirV), &Program));
   EXPECT_NE(lastError().find("CUDA cannot consume SPIR-V"), std::string::npos) << lastError();
   ImageBuilder Builder(reinterpret_cast<const unsigned char *>(SpirV), sizeof(SpirV));
   _pi_device_binary_struct Image = Builder.image();
@@ -63,8 +64,8 @@ TEST_F(Programs, RefusesSpirV) {
   EXPECT_EQ(PI_ERROR_INVALID_OPERATION,
             pi().piextProgramCreateWithImage(Context, 1, &Device, &Image, &Program));
   const unsigned char Garbage[] = "not a device image at all";
-  EXPECT_EQ(PI_ERROR_INVALID_BINARY, pi().piProgramCreate(Context, Garbage, sizeof(Garbage),
-                                                          &Program));
+  EXPECT_EQ(PI_ERROR_INVALID_BINARY,
+            pi().piProgramCreate(Context, Garbage, sizeof(Garbage), &Program));
 }
 
 TEST_F(Programs, BadPtxFailsToBuildWithALog) {
@@ -84,14 +85,14 @@ TEST_F(Programs, BadPtxFailsToBuildWithALog) {
 TEST_F(Programs, LinkArgumentChecks) {
   pi_program Out = nullptr;
   pi_program One = nullptr;
-  EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piProgramLink(Context, 1, &Device, nullptr, 0, &One,
-                                                       nullptr, nullptr, &Out));
-  EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piProgramLink(Context, 1, &Device, nullptr, 1, nullptr,
-                                                       nullptr, nullptr, &Out));
-  EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piProgramLink(Context, 1, &Device, nullptr, 1, &One,
-                                                       nullptr, nullptr, nullptr));
-  EXPECT_EQ(PI_ERROR_INVALID_PROGRAM, pi().piProgramLink(Context, 1, &Device, nullptr, 1, &One,
-                                                         nullptr, nullptr, &Out));
+  EXPECT_EQ(PI_ERROR_INVALID_VALUE,
+            pi().piProgramLink(Context, 1, &Device, nullptr, 0, &One, nullptr, nullptr, &Out));
+  EXPECT_EQ(PI_ERROR_INVALID_VALUE,
+            pi().piProgramLink(Context, 1, &Device, nullptr, 1, nullptr, nullptr, nullptr, &Out));
+  EXPECT_EQ(PI_ERROR_INVALID_VALUE,
+            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &One, nullptr, nullptr, nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_PROGRAM,
+            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &One, nullptr, nullptr, &Out));
   EXPECT_EQ(Out, nullptr);
 }
 
@@ -107,8 +108,7 @@ TEST_F(Programs, LinksTwoPtxImages) {
   EXPECT_EQ(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
             pi().piKernelCreate(Inputs[0], "call_helper", &Kernel));
   pi_program Linked = nullptr;
-  ASSERT_PI(pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr,
-                               &Linked));
+  ASSERT_PI(pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr, &Linked));
   EXPECT_EQ(buildStatus(Linked), PI_PROGRAM_BUILD_STATUS_SUCCESS);
   EXPECT_EQ(callWithInt(Linked, "call_helper", 10), 31);
   pi_program_binary_type Type = PI_PROGRAM_BINARY_TYPE_NONE;
@@ -126,8 +126,7 @@ TEST_F(Programs, UnresolvedImportFailsTheLinkAndIsNamed) {
   pi_program Input = compiled(Main.image());
   pi_program Linked = nullptr;
   EXPECT_EQ(PI_ERROR_LINK_PROGRAM_FAILURE,
-            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &Input, nullptr, nullptr,
-                               &Linked));
+            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &Input, nullptr, nullptr, &Linked));
   EXPECT_NE(lastError().find("helper"), std::string::npos) << lastError();
   ASSERT_NE(Linked, nullptr) << "a failed link still returns a program";
   EXPECT_EQ(buildStatus(Linked), PI_PROGRAM_BUILD_STATUS_ERROR);
@@ -143,8 +142,7 @@ TEST_F(Programs, UnresolvedImportFailsTheLinkAndIsNamed) {
                                            nullptr, &Plain));
   Linked = nullptr;
   EXPECT_EQ(PI_ERROR_LINK_PROGRAM_FAILURE,
-            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &Plain, nullptr, nullptr,
-                               &Linked));
+            pi().piProgramLink(Context, 1, &Device, nullptr, 1, &Plain, nullptr, nullptr, &Linked));
   ASSERT_NE(Linked, nullptr);
   EXPECT_NE(buildLog(Linked).find("helper"), std::string::npos) << buildLog(Linked);
   EXPECT_PI(pi().piProgramRelease(Linked));
@@ -160,8 +158,7 @@ TEST_F(Programs, DuplicateExportFailsTheLink) {
   pi_program Inputs[] = {compiled(First.image()), compiled(Second.image())};
   pi_program Linked = nullptr;
   EXPECT_EQ(PI_ERROR_LINK_PROGRAM_FAILURE,
-            pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr,
-                               &Linked));
+            pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr, &Linked));
   ASSERT_NE(Linked, nullptr);
   EXPECT_NE(buildLog(Linked).find("duplicate symbol helper"), std::string::npos)
       << buildLog(Linked);
@@ -173,21 +170,21 @@ TEST_F(Programs, DuplicateExportFailsTheLink) {
 TEST_F(Programs, ProgramInfo) {
   pi_program Program = create(CudaLinkLibPtx, CudaLinkLibPtxSize);
   size_t Size = 0;
-  ASSERT_PI(pi().piProgramGetInfo(Program, PI_PROGRAM_INFO_BINARY_SIZES, sizeof(Size), &Size,
-                                  nullptr));
+  ASSERT_PI(
+      pi().piProgramGetInfo(Program, PI_PROGRAM_INFO_BINARY_SIZES, sizeof(Size), &Size, nullptr));
   std::vector<unsigned char> Copy(Size);
   unsigned char *Target = Copy.data();
-  ASSERT_PI(pi().piProgramGetInfo(Program, PI_PROGRAM_INFO_BINARIES, sizeof(Target), &Target,
-                                  nullptr));
+  ASSERT_PI(
+      pi().piProgramGetInfo(Program, PI_PROGRAM_INFO_BINARIES, sizeof(Target), &Target, nullptr));
   EXPECT_EQ(0, std::memcmp(Copy.data(), CudaLinkLibPtx, CudaLinkLibPtxSize));
   pi_program Main = create(CudaLinkMainPtx, CudaLinkMainPtxSize);
   size_t Kernels = 0;
-  ASSERT_PI(pi().piProgramGetInfo(Main, PI_PROGRAM_INFO_NUM_KERNELS, sizeof(Kernels), &Kernels,
-                                  nullptr));
+  ASSERT_PI(
+      pi().piProgramGetInfo(Main, PI_PROGRAM_INFO_NUM_KERNELS, sizeof(Kernels), &Kernels, nullptr));
   EXPECT_EQ(Kernels, 1u);
   char Names[64] = {};
-  ASSERT_PI(pi().piProgramGetInfo(Main, PI_PROGRAM_INFO_KERNEL_NAMES, sizeof(Names), Names,
-                                  nullptr));
+  ASSERT_PI(
+      pi().piProgramGetInfo(Main, PI_PROGRAM_INFO_KERNEL_NAMES, sizeof(Names), Names, nullptr));
   EXPECT_STREQ(Names, "call_helper");
   EXPECT_PI(pi().piProgramRelease(Program));
   EXPECT_PI(pi().piProgramRelease(Main));
@@ -205,16 +202,15 @@ TEST_F(Programs, OpenClFlavouredPtxRuns) {
   int Table[42];
   for (int I = 0; I < 42; ++I)
     Table[I] = 100 * I;
-  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "table", PI_TRUE,
-                                                       sizeof(Table), 0, Table, 0, nullptr,
-                                                       nullptr));
+  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableWrite(
+      Queue, Program, "table", PI_TRUE, sizeof(Table), 0, Table, 0, nullptr, nullptr));
   // bump twice: the counter is one variable for every kernel of the program.
   pi_kernel Bump = nullptr;
   ASSERT_PI(pi().piKernelCreate(Program, "bump", &Bump));
   const size_t One = 1;
   for (int I = 0; I < 2; ++I)
-    ASSERT_PI(pi().piEnqueueKernelLaunch(Queue, Bump, 1, nullptr, &One, nullptr, 0, nullptr,
-                                         nullptr));
+    ASSERT_PI(
+        pi().piEnqueueKernelLaunch(Queue, Bump, 1, nullptr, &One, nullptr, 0, nullptr, nullptr));
   int Counter = 0;
   ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableRead(Queue, Program, "counter", PI_TRUE, 4, 0,
                                                       &Counter, 0, nullptr, nullptr));
@@ -228,8 +224,8 @@ TEST_F(Programs, OpenClFlavouredPtxRuns) {
   ASSERT_PI(pi().piextKernelSetArgPointer(Add, 0, sizeof(Out), &Out));
   ASSERT_PI(pi().piKernelSetArg(Add, 1, sizeof(V), &V));
   const size_t Global = 128, Local = 32;
-  ASSERT_PI(pi().piEnqueueKernelLaunch(Queue, Add, 1, nullptr, &Global, &Local, 0, nullptr,
-                                       nullptr));
+  ASSERT_PI(
+      pi().piEnqueueKernelLaunch(Queue, Add, 1, nullptr, &Global, &Local, 0, nullptr, nullptr));
   ASSERT_PI(pi().piQueueFinish(Queue));
   for (int I = 0; I < 128; ++I)
     ASSERT_EQ(static_cast<int *>(Out)[I], 100 * (I % 42) + 7 + 2) << I;
@@ -262,8 +258,7 @@ TEST_F(Programs, LinksOpenClFlavouredPtx) {
   ImageBuilder Library(OpenClLinkLibPtx, OpenClLinkLibPtxSize);
   pi_program Inputs[] = {compiled(Main.image()), compiled(Library.image())};
   pi_program Linked = nullptr;
-  ASSERT_PI(pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr,
-                               &Linked))
+  ASSERT_PI(pi().piProgramLink(Context, 1, &Device, nullptr, 2, Inputs, nullptr, nullptr, &Linked))
       << buildLog(Linked);
   EXPECT_EQ(callWithInt(Linked, "call_cl_helper", 4), 22);
   for (pi_program Input : Inputs)

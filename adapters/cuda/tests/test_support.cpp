@@ -1,7 +1,6 @@
 // The adapter loader, image builder and device fixture of the unit tests.
 #include "test_support.h"
 
-
 #include <cstring>
 
 namespace dglink::cuda::test {
@@ -126,8 +125,7 @@ std::string CudaDeviceTest::buildLog(pi_program Program) {
       PI_SUCCESS)
     return "(no log: " + lastError() + ")";
   std::string Log(Size, '\0');
-  pi().piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, Size, Log.data(),
-                             nullptr);
+  pi().piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, Size, Log.data(), nullptr);
   Log.resize(Size ? Size - 1 : 0);
   return Log;
 }

@@ -20,7 +20,7 @@ TEST(HipAdapter, LoadsWithDlopenAndInitialises) {
   ASSERT_NE(adapter().Library, nullptr) << adapter().Error;
   EXPECT_STREQ(adapter().Plugin.Targets, DGLINK_TEST_ADAPTER_NAME);
   EXPECT_STREQ(adapter().Plugin.PluginVersion, PI_VERSION_STRING);
-#define DGLINK_TEST_ENTRY(Name, Ret, Params)                                                   \
+#define DGLINK_TEST_ENTRY(Name, Ret, Params)                                                       \
   EXPECT_NE(pi().Name, nullptr) << #Name " missing from the table";
   PI_ENTRY_POINTS(DGLINK_TEST_ENTRY)
 #undef DGLINK_TEST_ENTRY
@@ -77,17 +77,17 @@ TEST(HipAdapter, NullHandlesGiveTheContractsCodes) {
   ASSERT_NE(adapter().Library, nullptr) << adapter().Error;
   int Value = 0;
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, nullptr, "x", PI_TRUE, 4, 0,
-                                                       &Value, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableWrite(nullptr, nullptr, "x", PI_TRUE, 4, 0, &Value,
+                                                       0, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Queue' is null"), std::string::npos) << lastError();
   EXPECT_NE(lastError().find("piextEnqueueDeviceGlobalVariableWrite"), std::string::npos);
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableRead(nullptr, nullptr, "x", PI_TRUE, 4, 0,
-                                                      &Value, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableRead(nullptr, nullptr, "x", PI_TRUE, 4, 0, &Value,
+                                                      0, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Queue' is null"), std::string::npos) << lastError();
 
-  EXPECT_EQ(PI_ERROR_INVALID_PLATFORM, pi().piPlatformGetInfo(nullptr, PI_PLATFORM_INFO_NAME, 0,
-                                                              nullptr, nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_PLATFORM,
+            pi().piPlatformGetInfo(nullptr, PI_PLATFORM_INFO_NAME, 0, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Platform' is null"), std::string::npos) << lastError();
   EXPECT_EQ(PI_ERROR_INVALID_DEVICE,
             pi().piDeviceGetInfo(nullptr, PI_DEVICE_INFO_NAME, 0, nullptr, nullptr));
@@ -100,14 +100,13 @@ TEST(HipAdapter, NullHandlesGiveTheContractsCodes) {
                                                             nullptr, nullptr, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_PROGRAM, pi().piKernelCreate(nullptr, "k", nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_KERNEL, pi().piKernelSetArg(nullptr, 0, 4, &Value));
-  EXPECT_EQ(PI_ERROR_INVALID_QUEUE, pi().piEnqueueKernelLaunch(nullptr, nullptr, 1, nullptr,
-                                                               nullptr, nullptr, 0, nullptr,
-                                                               nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
+            pi().piEnqueueKernelLaunch(nullptr, nullptr, 1, nullptr, nullptr, nullptr, 0, nullptr,
+                                       nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_EVENT, pi().piEventRelease(nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piEventsWait(0, nullptr));
-  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT,
-            pi().piProgramLink(nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
-                               nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piProgramLink(nullptr, 0, nullptr, nullptr, 0, nullptr,
+                                                         nullptr, nullptr, nullptr));
   EXPECT_NE(lastError().find("argument 'Context' is null"), std::string::npos) << lastError();
   EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piProgramCreate(nullptr, &Value, 4, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piContextCreate(nullptr, 0, nullptr, nullptr));
@@ -124,16 +123,14 @@ TEST(HipAdapter, ForeignHandlesAreRefused) {
   auto *Queue = reinterpret_cast<pi_queue>(&Foreign);
   int Value = 0;
   EXPECT_EQ(PI_ERROR_INVALID_QUEUE,
-            pi().piextEnqueueDeviceGlobalVariableRead(Queue, nullptr, "x", PI_TRUE, 4, 0, &Value,
-                                                      0, nullptr, nullptr));
-  EXPECT_NE(lastError().find("not a handle of the HIP adapter"), std::string::npos)
-      << lastError();
+            pi().piextEnqueueDeviceGlobalVariableRead(Queue, nullptr, "x", PI_TRUE, 4, 0, &Value, 0,
+                                                      nullptr, nullptr));
+  EXPECT_NE(lastError().find("not a handle of the HIP adapter"), std::string::npos) << lastError();
   auto *Event = reinterpret_cast<pi_event>(&Foreign);
   EXPECT_EQ(PI_ERROR_INVALID_EVENT, pi().piEventsWait(1, &Event));
   auto *Context = reinterpret_cast<pi_context>(&Foreign);
-  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT,
-            pi().piProgramLink(Context, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
-                               nullptr));
+  EXPECT_EQ(PI_ERROR_INVALID_CONTEXT, pi().piProgramLink(Context, 0, nullptr, nullptr, 0, nullptr,
+                                                         nullptr, nullptr, nullptr));
 }
 
 } // namespace

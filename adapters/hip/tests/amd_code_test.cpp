@@ -90,7 +90,8 @@ TEST_F(HipComgrLink, LinksAnImportAgainstAnExport) {
   ASSERT_EQ(PI_SUCCESS, linkCode({{CodeKind::Relocatable, &Main, {}},
                                   {CodeKind::Relocatable, &Library, {"cl_helper"}}},
                                  "gfx90a", 0, 0, Out, Kind, Log))
-      << dglink::lastErrorMessage() << "\n" << Log;
+      << dglink::lastErrorMessage() << "\n"
+      << Log;
   EXPECT_EQ(Kind, CodeKind::CodeObject);
   CodeKind Detected;
   ASSERT_TRUE(detectCode(Out.data(), Out.size(), Detected));
@@ -102,7 +103,8 @@ TEST_F(HipComgrLink, BuildingARelocatableObjectLinksItAlone) {
   std::vector<char> Out;
   std::string Log;
   ASSERT_EQ(PI_SUCCESS, codeForLoad(CodeKind::Relocatable, Globals, "gfx90a", Out, Log))
-      << dglink::lastErrorMessage() << "\n" << Log;
+      << dglink::lastErrorMessage() << "\n"
+      << Log;
   CodeKind Detected;
   ASSERT_TRUE(detectCode(Out.data(), Out.size(), Detected));
   EXPECT_EQ(Detected, CodeKind::CodeObject);

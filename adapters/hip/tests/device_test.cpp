@@ -87,8 +87,8 @@ protected:
 
   std::string buildLog(pi_program Program) {
     size_t Size = 0;
-    EXPECT_PI(pi().piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, 0, nullptr,
-                                         &Size));
+    EXPECT_PI(
+        pi().piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, 0, nullptr, &Size));
     std::string Log(Size, '\0');
     EXPECT_PI(pi().piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_LOG, Size,
                                          Log.data(), nullptr));
@@ -112,8 +112,7 @@ TEST_F(HipDevice, DescribesTheDevice) {
   ASSERT_PI(pi().piDeviceGetInfo(Device, PI_DEVICE_INFO_LINKER_AVAILABLE, sizeof(Links), &Links,
                                  nullptr));
   // The linking string and link format come exactly with a linker.
-  EXPECT_EQ(Extensions.find(LinkingExtension) != std::string::npos, Links == PI_TRUE)
-      << Extensions;
+  EXPECT_EQ(Extensions.find(LinkingExtension) != std::string::npos, Links == PI_TRUE) << Extensions;
   EXPECT_EQ(deviceString(Device, PI_EXT_DEVICE_INFO_LINK_FORMATS), Links ? Target : "");
 }
 
@@ -124,8 +123,8 @@ TEST_F(HipDevice, UsmAllocationsAndCopies) {
   ASSERT_PI(pi().piextUSMSharedAlloc(&SharedPtr, Context, Device, nullptr, 4096, 0));
   const int Pattern = 0x5A5A1234;
   ASSERT_PI(pi().piextUSMEnqueueFill(Queue, DevicePtr, &Pattern, 4, 4096, 0, nullptr, nullptr));
-  ASSERT_PI(pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, HostPtr, DevicePtr, 4096, 0, nullptr,
-                                       nullptr));
+  ASSERT_PI(
+      pi().piextUSMEnqueueMemcpy(Queue, PI_TRUE, HostPtr, DevicePtr, 4096, 0, nullptr, nullptr));
   for (int I = 0; I < 1024; ++I)
     ASSERT_EQ(static_cast<int *>(HostPtr)[I], Pattern) << I;
   std::vector<int> Pageable(1024, 7);
@@ -165,8 +164,8 @@ TEST_F(HipDevice, DeviceGlobalsThroughHipModuleGetGlobal) {
   // table[42]: a write at an offset, read back whole; past the end is refused.
   std::vector<int> Table(42, 0);
   const int Patch[2] = {7, 8};
-  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "table", PI_TRUE, 8,
-                                                       40 * 4, Patch, 0, nullptr, nullptr));
+  ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableWrite(Queue, Program, "table", PI_TRUE, 8, 40 * 4,
+                                                       Patch, 0, nullptr, nullptr));
   ASSERT_PI(pi().piextEnqueueDeviceGlobalVariableRead(Queue, Program, "table", PI_TRUE, 42 * 4, 0,
                                                       Table.data(), 0, nullptr, nullptr));
   EXPECT_EQ(Table[40], 7);
@@ -176,8 +175,8 @@ TEST_F(HipDevice, DeviceGlobalsThroughHipModuleGetGlobal) {
                                                       Table.data(), 0, nullptr, nullptr));
   EXPECT_NE(lastError().find("past its size of 168 bytes"), std::string::npos) << lastError();
   EXPECT_EQ(PI_ERROR_INVALID_VALUE,
-            pi().piextEnqueueDeviceGlobalVariableRead(Queue, Program, "no_such_global", PI_TRUE,
-                                                      4, 0, &Back, 0, nullptr, nullptr));
+            pi().piextEnqueueDeviceGlobalVariableRead(Queue, Program, "no_such_global", PI_TRUE, 4,
+                                                      0, &Back, 0, nullptr, nullptr));
   EXPECT_NE(lastError().find("no_such_global"), std::string::npos) << lastError();
   EXPECT_PI(pi().piKernelRelease(Bump));
   EXPECT_PI(pi().piProgramRelease(Program));

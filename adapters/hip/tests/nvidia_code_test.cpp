@@ -61,7 +61,8 @@ TEST_F(HipNvJitLink, LinksOpenClPtxAcrossImages) {
   CodeKind Kind = CodeKind::Ptx;
   ASSERT_EQ(PI_SUCCESS, linkCode({{CodeKind::Ptx, &Main, {}}, {CodeKind::Ptx, &Library, {}}},
                                  "sm_90", 9, 0, Out, Kind, Log))
-      << dglink::lastErrorMessage() << "\n" << Log;
+      << dglink::lastErrorMessage() << "\n"
+      << Log;
   EXPECT_EQ(Kind, CodeKind::Cubin);
   CodeKind Detected;
   ASSERT_TRUE(detectCode(Out.data(), Out.size(), Detected));

@@ -1,14 +1,13 @@
 // The adapter loader and device fixture of the HIP unit tests.
 #include "test_support.h"
 
-
 #include <cstring>
 
 namespace dglink::hip::test {
 
 const LoadedAdapter &adapter() {
-  static const LoadedAdapter Loaded =
-      dglink::test::loadAdapter("libdglink_adapter_" DGLINK_TEST_ADAPTER_NAME ".so", DGLINK_TEST_ADAPTER_FILE);
+  static const LoadedAdapter Loaded = dglink::test::loadAdapter(
+      "libdglink_adapter_" DGLINK_TEST_ADAPTER_NAME ".so", DGLINK_TEST_ADAPTER_FILE);
   return Loaded;
 }
 

@@ -173,11 +173,11 @@ TEST(SpirvModule, ReadsTheConformanceDeviceGlobalsImage) {
     const char *UniqueId;
     uint32_t Mode;
   };
-  for (const Decorated &D : {Decorated{"dg_counter", "dg_counter_uid", 2},
-                             Decorated{"dg_record", "dg_record_uid", 2},
-                             Decorated{"dg_read_only", "dg_read_only", 0},
-                             Decorated{"dg_write_only", "dg_write_only", 1},
-                             Decorated{"dg_no_host_access", "dg_no_host_access", 3}}) {
+  for (const Decorated &D :
+       {Decorated{"dg_counter", "dg_counter_uid", 2}, Decorated{"dg_record", "dg_record_uid", 2},
+        Decorated{"dg_read_only", "dg_read_only", 0},
+        Decorated{"dg_write_only", "dg_write_only", 1},
+        Decorated{"dg_no_host_access", "dg_no_host_access", 3}}) {
     const SpirvGlobal *Global = findGlobal(Module, D.Export);
     ASSERT_NE(Global, nullptr) << D.Export;
     EXPECT_EQ(Global->ExportName, D.Export);

@@ -30,9 +30,8 @@ ImageMetadata declaring(const std::string &Id, uint32_t Size, HostAccess Access)
 TEST(DeviceGlobalSymbol, FromTheSymbolSetFlatMetadataOrTheIdItself) {
   ImageMetadata Metadata;
   Metadata.RawSets[dglink::DeviceGlobalSymbolsSet]["uid::counter"] = stringValue("counter");
-  Metadata.RawSets[PI_PROPERTY_SET_PROGRAM_METADATA]
-                  [std::string(dglink::DeviceGlobalSymbolsSet) + "/uid::flat"] =
-      stringValue("flat_symbol");
+  Metadata.RawSets[PI_PROPERTY_SET_PROGRAM_METADATA][std::string(dglink::DeviceGlobalSymbolsSet) +
+                                                     "/uid::flat"] = stringValue("flat_symbol");
   EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "uid::counter"), "counter"); // NUL dropped
   EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "uid::flat"), "flat_symbol");
   EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "plain"), "plain");
@@ -56,8 +55,7 @@ TEST(ApplyDeclaredDeviceGlobal, SmallerSizeAndDeclaredAccess) {
   dglink::applyDeclaredDeviceGlobal(declaring("dg", 8, HostAccess::Read), "dg", 16, Size, Access);
   EXPECT_EQ(Size, 8u);
   EXPECT_EQ(Access, HostAccess::Read);
-  dglink::applyDeclaredDeviceGlobal(declaring("dg", 32, HostAccess::Write), "dg", 16, Size,
-                                    Access);
+  dglink::applyDeclaredDeviceGlobal(declaring("dg", 32, HostAccess::Write), "dg", 16, Size, Access);
   EXPECT_EQ(Size, 16u);
   EXPECT_EQ(Access, HostAccess::Write);
   dglink::applyDeclaredDeviceGlobal(ImageMetadata{}, "dg", 12, Size, Access);
@@ -74,8 +72,7 @@ TEST(CheckHostAccess, EachModeAndDirection) {
   EXPECT_NE(dglink::lastErrorMessage().find("'v'"), std::string::npos);
   EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::Write, false),
             PI_ERROR_INVALID_OPERATION);
-  EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::None, false),
-            PI_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::None, false), PI_ERROR_INVALID_OPERATION);
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// Unit tests of the last-error storage and the argument checks in validate.h.
+// Unit tests of the last-error storage and the range check in validate.h.
 #include <dglink/support/error.h>
 #include <dglink/support/info.h>
 #include <dglink/support/validate.h>
@@ -33,23 +33,6 @@ TEST(LastError, NullCheckNamesFunctionAndArgument) {
   EXPECT_EQ(dglink::lastErrorMessage(), "takesPointer: argument 'Ptr' is null");
 }
 
-TEST(Validate, WaitLists) {
-  pi_plugin_functions Table{};
-  pi_plugin_functions OtherTable{};
-  pi_handle_header Mine{&Table};
-  pi_handle_header Foreign{&OtherTable};
-  pi_event Events[2] = {reinterpret_cast<pi_event>(&Mine), reinterpret_cast<pi_event>(&Mine)};
-  EXPECT_EQ(dglink::checkWaitList(0, nullptr, &Table), PI_SUCCESS);
-  EXPECT_EQ(dglink::checkWaitList(2, Events, &Table), PI_SUCCESS);
-  EXPECT_EQ(dglink::checkWaitList(1, nullptr, &Table), PI_ERROR_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(dglink::checkWaitList(0, Events, &Table), PI_ERROR_INVALID_EVENT_WAIT_LIST);
-  Events[1] = nullptr;
-  EXPECT_EQ(dglink::checkWaitList(2, Events, &Table), PI_ERROR_INVALID_EVENT_WAIT_LIST);
-  EXPECT_EQ(dglink::lastErrorMessage(), "event wait list: entry 1 is null");
-  Events[1] = reinterpret_cast<pi_event>(&Foreign);
-  EXPECT_EQ(dglink::checkWaitList(2, Events, &Table), PI_ERROR_INVALID_EVENT_WAIT_LIST);
-}
-
 TEST(Validate, DeviceGlobalRangeHandlesOverflow) {
   EXPECT_EQ(dglink::checkDeviceGlobalRange("v", 0, 16, 16), PI_SUCCESS);
   EXPECT_EQ(dglink::checkDeviceGlobalRange("v", 16, 0, 16), PI_SUCCESS);
@@ -65,8 +48,7 @@ TEST(Info, ReportsSizeAndRefusesSmallBuffers) {
   EXPECT_EQ(dglink::returnInfoString("abc", 0, nullptr, &Needed), PI_SUCCESS);
   EXPECT_EQ(Needed, 4u);
   char Small[2];
-  EXPECT_EQ(dglink::returnInfoString("abc", sizeof(Small), Small, nullptr),
-            PI_ERROR_INVALID_VALUE);
+  EXPECT_EQ(dglink::returnInfoString("abc", sizeof(Small), Small, nullptr), PI_ERROR_INVALID_VALUE);
   char Fits[4];
   EXPECT_EQ(dglink::returnInfoString("abc", sizeof(Fits), Fits, nullptr), PI_SUCCESS);
   EXPECT_STREQ(Fits, "abc");

@@ -250,8 +250,8 @@ struct LoweredImage {
       B.Values.reserve(64);
       B.Values.push_back(Text);
       std::vector<uint8_t> &Kept = B.Values.back();
-      _pi_device_binary_property_struct ArgumentProperty{
-          B.keep("argument"), Kept.data(), PI_PROPERTY_TYPE_STRING, Kept.size()};
+      _pi_device_binary_property_struct ArgumentProperty{B.keep("argument"), Kept.data(),
+                                                         PI_PROPERTY_TYPE_STRING, Kept.size()};
       B.addSet(PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE,
                {B.bytes("size", withHeader(le64({StorageSize}))), ArgumentProperty});
     }
@@ -364,8 +364,8 @@ TEST(LoweredStorage, LinkRefusesOverlapsAndMixedImages) {
   EXPECT_EQ(dglink::mergeLoweredStorage({&A, &Moved}, Out), PI_ERROR_LINK_PROGRAM_FAILURE);
   EXPECT_NE(dglink::lastErrorMessage().find("two places"), std::string::npos);
   dglink::ImageMetadata NotLowered;
-  NotLowered.DeviceGlobals["native"] = dglink::DeviceGlobalInfo{"native", 4, false,
-                                                                dglink::HostAccess::ReadWrite};
+  NotLowered.DeviceGlobals["native"] =
+      dglink::DeviceGlobalInfo{"native", 4, false, dglink::HostAccess::ReadWrite};
   EXPECT_EQ(dglink::mergeLoweredStorage({&A, &NotLowered}, Out), PI_ERROR_INVALID_OPERATION);
   EXPECT_NE(dglink::lastErrorMessage().find("'native'"), std::string::npos);
   EXPECT_FALSE(Out) << "a refused merge leaves the output alone";

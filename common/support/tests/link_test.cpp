@@ -30,9 +30,8 @@ TEST(ResolveImports, ReportsUnresolvedAndDuplicatesByName) {
   ASSERT_EQ(Problems.Duplicates.size(), 1u);
   EXPECT_EQ(Problems.Unresolved[0], "missing_symbol (imported by input 0)");
   EXPECT_EQ(Problems.Duplicates[0], "f (exported by inputs 0 and 1)");
-  EXPECT_EQ(Problems.describe(),
-            "error: unresolved symbol missing_symbol (imported by input 0)\n"
-            "error: duplicate symbol f (exported by inputs 0 and 1)\n");
+  EXPECT_EQ(Problems.describe(), "error: unresolved symbol missing_symbol (imported by input 0)\n"
+                                 "error: duplicate symbol f (exported by inputs 0 and 1)\n");
 }
 
 TEST(ResolveImports, InputsWithoutTablesAreLeftToTheDriver) {
@@ -45,8 +44,7 @@ TEST(ResolveImports, InputsWithoutTablesAreLeftToTheDriver) {
 
 TEST(Extensions, MergesNativeListLinkingAndDeviceGlobals) {
   EXPECT_EQ(dglink::linkingExtension("spirv64"), "pi_ext_spirv64_linking");
-  EXPECT_EQ(dglink::buildExtensionString("cl_khr_fp64  cl_khr_spir cl_khr_fp64", {"spir64"},
-                                         true),
+  EXPECT_EQ(dglink::buildExtensionString("cl_khr_fp64  cl_khr_spir cl_khr_fp64", {"spir64"}, true),
             "cl_khr_fp64 cl_khr_spir pi_ext_spir64_linking pi_ext_device_global_access");
   EXPECT_EQ(dglink::buildExtensionString("", {}, false), "");
 }

@@ -20,8 +20,7 @@ inline constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbol
 
 // The module symbol of the device global Name (its unique id), from the image's
 // symbol set or, for flat metadata, "<set>/<id>" in the program-metadata set.
-DGLINK_SUPPORT_API std::string deviceGlobalSymbol(const ImageMetadata &Metadata,
-                                                  const char *Name);
+DGLINK_SUPPORT_API std::string deviceGlobalSymbol(const ImageMetadata &Metadata, const char *Name);
 
 // Where the image lists its device globals, a name it does not list is not one
 // (a kernel's helper variable is not the caller's to write): PI_ERROR_INVALID_VALUE
@@ -54,8 +53,8 @@ DGLINK_SUPPORT_API pi_result checkHostAccess(const char *Function, const char *N
 
 // One looked-up variable; DeviceAddress is the backend's device address type.
 template <typename DeviceAddress> struct DeviceGlobalEntry {
-  std::string Name;   // as callers name it (the unique id)
-  std::string Symbol; // the module symbol it was found under
+  std::string Name;             // as callers name it (the unique id)
+  std::string Symbol;           // the module symbol it was found under
   const void *Device = nullptr; // where a program has several devices
   DeviceAddress Address{};
   size_t Size = 0;

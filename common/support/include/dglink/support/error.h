@@ -46,31 +46,31 @@ pi_result fail(pi_result Code, fmt::format_string<Args...> Format, Args &&...Arg
 } // namespace dglink
 
 // Return an error from the enclosing function when an argument is null.
-#define DGLINK_CHECK_NOT_NULL(Arg, Code)                                                       \
-  do {                                                                                         \
-    if ((Arg) == nullptr)                                                                      \
-      return ::dglink::fail(Code, "{}: argument '{}' is null", __func__, #Arg);                \
+#define DGLINK_CHECK_NOT_NULL(Arg, Code)                                                           \
+  do {                                                                                             \
+    if ((Arg) == nullptr)                                                                          \
+      return ::dglink::fail(Code, "{}: argument '{}' is null", __func__, #Arg);                    \
   } while (0)
 
 // Propagate a non-success pi_result.
-#define DGLINK_TRY(Expr)                                                                       \
-  do {                                                                                         \
-    pi_result DglinkResult_ = (Expr);                                                          \
-    if (DglinkResult_ != PI_SUCCESS)                                                           \
-      return DglinkResult_;                                                                    \
+#define DGLINK_TRY(Expr)                                                                           \
+  do {                                                                                             \
+    pi_result DglinkResult_ = (Expr);                                                              \
+    if (DglinkResult_ != PI_SUCCESS)                                                               \
+      return DglinkResult_;                                                                        \
   } while (0)
 
 // The handlers of an entry point's function-try-block: no exception leaves the C ABI
 // (a SYCL runtime or C caller would terminate); it becomes an error with a message.
 //   pi_result piX(...) try { ... }
 //   DGLINK_CATCH_ALL
-#define DGLINK_CATCH_ALL                                                                       \
-  catch (const std::bad_alloc &) {                                                             \
-    return ::dglink::fail(PI_ERROR_OUT_OF_HOST_MEMORY, "{}: out of host memory", __func__);    \
-  }                                                                                            \
-  catch (const std::exception &Exception) {                                                    \
-    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: {}", __func__, Exception.what());             \
-  }                                                                                            \
-  catch (...) {                                                                                \
-    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: unknown exception", __func__);                \
+#define DGLINK_CATCH_ALL                                                                           \
+  catch (const std::bad_alloc &) {                                                                 \
+    return ::dglink::fail(PI_ERROR_OUT_OF_HOST_MEMORY, "{}: out of host memory", __func__);        \
+  }                                                                                                \
+  catch (const std::exception &Exception) {                                                        \
+    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: {}", __func__, Exception.what());                 \
+  }                                                                                                \
+  catch (...) {                                                                                    \
+    return ::dglink::fail(PI_ERROR_UNKNOWN, "{}: unknown exception", __func__);                    \
   }

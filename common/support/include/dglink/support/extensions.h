@@ -16,8 +16,8 @@ DGLINK_SUPPORT_API std::string linkingExtension(const std::string &LinkFormat);
 
 // Native list + one pi_ext_<f>_linking per link format + the device-global
 // string when supported, space separated, without duplicates.
-DGLINK_SUPPORT_API std::string
-buildExtensionString(const std::string &Native, const std::vector<std::string> &LinkFormats,
-                     bool DeviceGlobalAccess);
+DGLINK_SUPPORT_API std::string buildExtensionString(const std::string &Native,
+                                                    const std::vector<std::string> &LinkFormats,
+                                                    bool DeviceGlobalAccess);
 
 } // namespace dglink

@@ -42,7 +42,7 @@ struct LoweredVariable {
 };
 
 struct LoweredStorage {
-  uint64_t Size = 0;                               // bytes the storage needs
+  uint64_t Size = 0;                                // bytes the storage needs
   std::map<std::string, LoweredVariable> Variables; // by unique id
   // The storage's first contents: zeros and each variable's initializer.
   DGLINK_SUPPORT_API std::vector<uint8_t> initialContents() const;
@@ -64,7 +64,8 @@ struct ImageMetadata {
 // Adapters whose devices find device globals by name (CUDA, HIP, Level Zero) refuse an
 // image lowered for OpenCL: its kernels expect a storage argument no launch would pass.
 // PI_ERROR_INVALID_OPERATION with a message naming Function, or PI_SUCCESS.
-DGLINK_SUPPORT_API pi_result refuseLoweredImage(const char *Function, const ImageMetadata &Metadata);
+DGLINK_SUPPORT_API pi_result refuseLoweredImage(const char *Function,
+                                                const ImageMetadata &Metadata);
 
 // The storage of a program linked from Inputs: one variable keeps one place, and two
 // variables never overlap (images of different `dglink compile` runs may); a lowered

@@ -16,8 +16,8 @@ inline pi_result returnInfoBytes(const void *Data, size_t Size, size_t ParamValu
   if (ParamValue != nullptr) {
     if (ParamValueSize < Size)
       return fail(PI_ERROR_INVALID_VALUE,
-                  "info query: buffer of {} bytes is too small, {} bytes needed",
-                  ParamValueSize, Size);
+                  "info query: buffer of {} bytes is too small, {} bytes needed", ParamValueSize,
+                  Size);
     if (Size != 0)
       std::memcpy(ParamValue, Data, Size);
   }
@@ -33,15 +33,15 @@ pi_result returnInfo(const T &Value, size_t ParamValueSize, void *ParamValue,
   return returnInfoBytes(&Value, sizeof(T), ParamValueSize, ParamValue, ParamValueSizeRet);
 }
 
-inline pi_result returnInfoString(const std::string &Value, size_t ParamValueSize,
-                                  void *ParamValue, size_t *ParamValueSizeRet) {
+inline pi_result returnInfoString(const std::string &Value, size_t ParamValueSize, void *ParamValue,
+                                  size_t *ParamValueSizeRet) {
   return returnInfoBytes(Value.c_str(), Value.size() + 1, ParamValueSize, ParamValue,
                          ParamValueSizeRet);
 }
 
 template <typename T>
-pi_result returnInfoArray(const std::vector<T> &Values, size_t ParamValueSize,
-                          void *ParamValue, size_t *ParamValueSizeRet) {
+pi_result returnInfoArray(const std::vector<T> &Values, size_t ParamValueSize, void *ParamValue,
+                          size_t *ParamValueSizeRet) {
   return returnInfoBytes(Values.data(), Values.size() * sizeof(T), ParamValueSize, ParamValue,
                          ParamValueSizeRet);
 }
