@@ -27,6 +27,8 @@ formatted=(
   adapters/level_zero/ze_loader.cpp
   adapters/level_zero/ze_loader.h
   adapters/level_zero/tests/adapter_test.cpp
+  include/dglink/runtime.h
+  runtime
 )
 status=0
 count=0
