@@ -40,8 +40,8 @@ protected:
     RuntimeDeviceTest::SetUp();
     if (HasFatalFailure() || IsSkipped())
       return;
-    char Template[] = "/tmp/dglink_runtime_cache_XXXXXX";
-    ASSERT_NE(mkdtemp(Template), nullptr);
+    std::string Template = ::testing::TempDir() + "dglink_runtime_cache_XXXXXX";
+    ASSERT_NE(mkdtemp(Template.data()), nullptr) << Template;
     Directory = Template;
   }
   void TearDown() override {
