@@ -75,13 +75,14 @@ void ProgramCache::complete(const std::string &Kernel, const ProgramKey &Key,
   Pending->finish(Program, Failure);
 }
 
-std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetModule(ModuleId Module) {
+template <typename Predicate>
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::dropIf(Predicate &&Drop) {
   std::vector<std::shared_ptr<const BuiltProgram>> Dropped;
   std::lock_guard<std::mutex> Lock(Mutex);
   for (auto It = ByKernel.begin(); It != ByKernel.end();) {
     std::vector<Entry> &Entries = It->second;
     for (auto E = Entries.begin(); E != Entries.end();) {
-      if (E->Program != nullptr && (E->Key.Module == Module || E->Program->uses(Module))) {
+      if (E->Program != nullptr && Drop(*E)) {
         Dropped.push_back(std::move(E->Program));
         E = Entries.erase(E);
       } else {
@@ -91,6 +92,15 @@ std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetModule(Modu
     It = Entries.empty() ? ByKernel.erase(It) : std::next(It);
   }
   return Dropped;
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetModule(ModuleId Module) {
+  return dropIf(
+      [Module](const Entry &E) { return E.Key.Module == Module || E.Program->uses(Module); });
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetContext(pi_context Context) {
+  return dropIf([Context](const Entry &E) { return E.Key.Context == Context; });
 }
 
 std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::clear() {

@@ -84,10 +84,15 @@ public:
   // Drops every entry of a program built from Module and returns those programs, for
   // the caller to let go outside the cache's lock.
   std::vector<std::shared_ptr<const BuiltProgram>> forgetModule(ModuleId Module);
+  // The same for every program built in Context.
+  std::vector<std::shared_ptr<const BuiltProgram>> forgetContext(pi_context Context);
   std::vector<std::shared_ptr<const BuiltProgram>> clear();
   size_t programCount() const;
 
 private:
+  struct Entry;
+  template <typename Predicate>
+  std::vector<std::shared_ptr<const BuiltProgram>> dropIf(Predicate &&Drop);
   struct Entry {
     ProgramKey Key;
     std::shared_ptr<const BuiltProgram> Program; // null while Pending

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace dglink::runtime::detail {
 
@@ -95,20 +96,20 @@ const Module *RegistrySnapshot::find(ModuleId Id) const {
 ImageRegistry::ImageRegistry() : Current(std::make_shared<RegistrySnapshot>()) {}
 
 ModuleId ImageRegistry::add(std::shared_ptr<Module> Image) {
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::lock_guard<std::mutex> Lock(WriterMutex);
   const ModuleId Id = NextId++;
   Image->Id = Id;
   for (RegisteredImage &Registered : Image->Images)
     Registered.Info.Module = Id;
-  std::vector<std::shared_ptr<const Module>> Modules = Current->Modules;
+  std::vector<std::shared_ptr<const Module>> Modules = snapshot()->Modules;
   Modules.push_back(std::move(Image));
   publish(std::move(Modules));
   return Id;
 }
 
 std::shared_ptr<const Module> ImageRegistry::remove(ModuleId Id) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  std::vector<std::shared_ptr<const Module>> Modules = Current->Modules;
+  std::lock_guard<std::mutex> Lock(WriterMutex);
+  std::vector<std::shared_ptr<const Module>> Modules = snapshot()->Modules;
   auto It = std::find_if(Modules.begin(), Modules.end(),
                          [Id](const std::shared_ptr<const Module> &M) { return M->Id == Id; });
   if (It == Modules.end())
@@ -135,7 +136,10 @@ void ImageRegistry::publish(std::vector<std::shared_ptr<const Module>> Modules) 
       for (const std::string &Export : Image.Info.Exports)
         Next->ByExport[Export].push_back(&Image);
     }
-  Current = std::move(Next);
+  // Readers wait only for this swap, not for the indexing above.
+  std::shared_ptr<const RegistrySnapshot> Old;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Old = std::exchange(Current, std::move(Next));
 }
 
 std::shared_ptr<Module> moduleFromBundle(const Bundle &Input, const std::string &Name) {

@@ -54,7 +54,8 @@ public:
 
 private:
   void publish(std::vector<std::shared_ptr<const Module>> Modules);
-  mutable std::mutex Mutex;
+  std::mutex WriterMutex;   // one registration or unregistration at a time
+  mutable std::mutex Mutex; // guards Current
   std::shared_ptr<const RegistrySnapshot> Current;
   ModuleId NextId = 1;
 };

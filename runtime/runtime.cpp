@@ -311,6 +311,13 @@ Status Runtime::unregisterModule(ModuleId Module) {
   });
 }
 
+void Runtime::forgetContext(pi_context Context) {
+  try {
+    Self->Cache.forgetContext(Context); // released here unless still held elsewhere
+  } catch (...) { // NOLINT(bugprone-empty-catch): out of memory while collecting: nothing dropped
+  }
+}
+
 std::vector<ImageInfo> Runtime::images() const {
   std::vector<ImageInfo> All;
   try {

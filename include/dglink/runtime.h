@@ -200,6 +200,9 @@ public:
   // held by a Program or Kernel live on until those go). PI_ERROR_INVALID_VALUE for an
   // unknown module.
   Status unregisterModule(ModuleId Module);
+  // Forgets every cached program of Context. A cached program holds its context, so
+  // a runtime that outlives a context calls this before the context's last release.
+  void forgetContext(pi_context Context);
   // Every registered image, in registration order.
   std::vector<ImageInfo> images() const;
 

@@ -112,8 +112,12 @@ TEST_P(RuntimeCache, SpecConstantsAndContextArePartOfTheKey) {
     EXPECT_NE(OtherProgram->get(), Plain->get());
   }
   EXPECT_EQ(testing::piCalls().Builds.load(), 3);
+  EXPECT_EQ(Rt->cacheStats().Programs, 3u);
   // The other context's program goes before the context does.
-  ASSERT_TRUE(Rt->unregisterModule(Id).ok());
+  const int Released = testing::piCalls().Releases.load();
+  Rt->forgetContext(Other.get());
+  EXPECT_EQ(testing::piCalls().Releases.load(), Released + 1);
+  EXPECT_EQ(Rt->cacheStats().Programs, 2u);
 }
 
 TEST_P(RuntimeCache, SixteenThreadsRacingForOneKernelBuildOnce) {

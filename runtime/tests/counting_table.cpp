@@ -3,6 +3,8 @@
 
 #include "embedded_images.h"
 
+#include <cstdlib>
+
 namespace dglink::runtime::testing {
 
 void PiCallCounts::reset() {
@@ -73,7 +75,11 @@ const pi_plugin_functions &countingTable() {
 }
 
 std::string testBundlePath(const std::string &Name) {
-  return std::string(DGLINK_RUNTIME_TEST_BUNDLES) + "/" + Name + ".bundle";
+  // DGLINK_RUNTIME_TEST_BUNDLES: the bundles carried to another host, out of the build tree.
+  const char *Moved = std::getenv("DGLINK_RUNTIME_TEST_BUNDLES");
+  const std::string Directory =
+      Moved != nullptr && *Moved != '\0' ? Moved : DGLINK_RUNTIME_TEST_BUNDLES;
+  return Directory + "/" + Name + ".bundle";
 }
 
 std::string testBundlesMissingReason() { return DGLINK_RUNTIME_TEST_BUNDLES_MISSING; }

@@ -25,8 +25,9 @@ PiCallCounts &piCalls();
 // The dispatch layer's entry points, with the program calls above counted.
 const pi_plugin_functions &countingTable();
 
-// The bundle file of the runtime tests' own device code ("app", "library", ...), and
-// why there is none where the shim was not built ("" when there is).
+// The bundle file of the runtime tests' own device code ("app", "library", ...): in the
+// build tree, or in $DGLINK_RUNTIME_TEST_BUNDLES where the bundles were carried to
+// another host; and why there is none where the shim was not built ("" when there is).
 std::string testBundlePath(const std::string &Name);
 std::string testBundlesMissingReason();
 
