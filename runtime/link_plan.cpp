@@ -79,7 +79,9 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
   std::string Links;
   std::string Images;
   for (const Status &Queried :
-       {queryString(Table, Device, PI_DEVICE_INFO_NAME, "PI_DEVICE_INFO_NAME", Traits.Name),
+       {queryString(Table, Device, PI_EXT_DEVICE_INFO_BACKEND_NAME,
+                    "PI_EXT_DEVICE_INFO_BACKEND_NAME", Traits.Backend),
+        queryString(Table, Device, PI_DEVICE_INFO_NAME, "PI_DEVICE_INFO_NAME", Traits.Name),
         queryString(Table, Device, PI_DEVICE_INFO_DRIVER_VERSION, "PI_DEVICE_INFO_DRIVER_VERSION",
                     Traits.DriverVersion),
         queryString(Table, Device, PI_EXT_DEVICE_INFO_LINK_FORMATS,

@@ -12,6 +12,7 @@ namespace dglink::runtime::detail {
 
 // What the collection needs to know about a device, from its PI info queries.
 struct DeviceTraits {
+  std::string Backend; // PI_EXT_DEVICE_INFO_BACKEND_NAME: two adapters may serve one device
   std::string Name;
   std::string DriverVersion;
   std::vector<std::string> LinkFormats;  // PI_EXT_DEVICE_INFO_LINK_FORMATS: it links these

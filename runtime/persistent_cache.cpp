@@ -99,8 +99,10 @@ std::string persistentKey(const DeviceTraits &Traits, const std::string &Options
   std::string Spec;
   for (const uint8_t Byte : SpecConstants)
     Spec += hex(Byte).substr(14);
-  std::string Key = "dglink program\ndevice: " + Traits.Name + "\ndriver: " + Traits.DriverVersion +
-                    "\noptions: " + Options + "\nspec constants: " + Spec + "\n";
+  // The backend too: CUDA and HIP's NVIDIA platform serve one device with one driver.
+  std::string Key = "dglink program\nbackend: " + Traits.Backend + "\ndevice: " + Traits.Name +
+                    "\ndriver: " + Traits.DriverVersion + "\noptions: " + Options +
+                    "\nspec constants: " + Spec + "\n";
   for (const std::string &Line : Lines)
     Key += Line + "\n";
   return Key;

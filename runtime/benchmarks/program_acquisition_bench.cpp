@@ -119,7 +119,7 @@ void acquireFresh(benchmark::State &State, const Device &On, const std::string &
   if (!CacheDirectory.empty()) {
     Runtime Filler(dispatchTable(), cacheIn(CacheDirectory));
     if (!registerLinkPair(Filler) || !Filler.getOrBuildProgram(request(On)).ok() ||
-        Filler.cacheStats().PersistentStores == 0) {
+        Filler.cacheStats().PersistentStores + Filler.cacheStats().PersistentHits == 0) {
       State.SkipWithError("the backend gives no program binary back: no persistent cache");
       return;
     }

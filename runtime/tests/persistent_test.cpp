@@ -123,7 +123,9 @@ TEST_P(RuntimePersistent, SecondRuntimeLoadsWithoutCompiling) {
   const std::vector<PersistentEntry> Listed = entries();
   ASSERT_EQ(Listed.size(), 1u);
   EXPECT_TRUE(Listed[0].Valid) << Listed[0].Problem;
-  EXPECT_NE(Listed[0].Key.find("device: " + GetParam().Name), std::string::npos) << Listed[0].Key;
+  EXPECT_NE(Listed[0].Key.find("backend: " + GetParam().Backend + "\ndevice: " + GetParam().Name),
+            std::string::npos)
+      << Listed[0].Key;
   EXPECT_NE(Listed[0].Key.find("image: link_caller"), std::string::npos) << Listed[0].Key;
   acquireAgain(From::Disk, "second runtime");
 }
