@@ -34,8 +34,11 @@ struct Status {
 // A value or the Status that explains why there is none.
 template <typename T> class Expected {
 public:
-  Expected(T Value) : Stored(std::move(Value)) {}   // NOLINT: implicit by design
-  Expected(Status Why) : Failure(std::move(Why)) {} // NOLINT: implicit by design
+  Expected(T Value) : Stored(std::move(Value)) {}  // NOLINT: implicit by design
+  Expected(Status Why) : Failure(std::move(Why)) { // NOLINT: implicit by design
+    if (Failure.Code == PI_SUCCESS)                // no value is never a success
+      Failure.Code = PI_ERROR_UNKNOWN;
+  }
   bool ok() const { return Stored.has_value(); }
   explicit operator bool() const { return ok(); }
   T &value() { return *Stored; }

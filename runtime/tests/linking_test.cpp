@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dglink::runtime {
@@ -130,6 +132,52 @@ TEST_P(RuntimeLinking, MissingLinkInTheMiddleOfAChainIsNamed) {
   ModuleId Id = 0;
   ASSERT_NO_FATAL_FAILURE(registerConformance("chain_2", Id));
   EXPECT_TRUE(Rt->planLink(Device, "chain_start").ok());
+}
+
+// Registrations and unregistrations while other threads plan: every plan sees a whole
+// registry (the chain complete, or an import named as unresolved), never a torn one.
+TEST_P(RuntimeLinking, PlansStayWholeWhileModulesComeAndGo) {
+  ModuleId Start = 0;
+  ASSERT_NO_FATAL_FAILURE(registerConformance("chain_0", Start));
+  std::atomic<bool> Stop{false};
+  std::atomic<int> Whole{0};
+  std::atomic<int> Unresolved{0};
+  std::atomic<int> Other{0};
+  std::vector<std::thread> Planners;
+  for (int I = 0; I < 3; ++I)
+    Planners.emplace_back([&] {
+      while (!Stop) {
+        Expected<LinkPlan> Plan = Rt->planLink(Device, "chain_start");
+        if (Plan.ok() && Plan->Images.size() == 4)
+          ++Whole;
+        else if (!Plan.ok() && Plan.status().Code == PI_ERROR_LINK_PROGRAM_FAILURE)
+          ++Unresolved;
+        else
+          ++Other;
+      }
+    });
+  // In a lambda, so that a failed assertion still stops and joins the planners.
+  auto Churn = [&] {
+    for (int Round = 0; Round < 100; ++Round) {
+      std::vector<ModuleId> Ids;
+      for (const char *Name : {"chain_1", "chain_2", "chain_3"}) {
+        const testing::BundleBytes Bytes = testing::conformanceBundle(Name);
+        Expected<ModuleId> Id = Rt->registerBundle(Bytes.Data, Bytes.Size, Name);
+        ASSERT_TRUE(Id.ok()) << Id.status().Message;
+        Ids.push_back(*Id);
+      }
+      for (const ModuleId Id : Ids)
+        ASSERT_TRUE(Rt->unregisterModule(Id).ok());
+    }
+  };
+  Churn();
+  Stop = true;
+  for (std::thread &Planner : Planners)
+    Planner.join();
+  EXPECT_EQ(Other.load(), 0) << "a plan that was neither whole nor an unresolved import";
+  EXPECT_GT(Whole.load() + Unresolved.load(), 0);
+  for (const ImageInfo &Image : Rt->images())
+    EXPECT_EQ(Image.Module, Start) << Image.Name << " is still registered";
 }
 
 TEST_P(RuntimeLinking, UnknownKernelIsAnInvalidKernelName) {
