@@ -10,6 +10,8 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  include/dglink/runtime.h
+  runtime
 )
 status=0
 count=0

@@ -8,7 +8,8 @@ build=${1:-$root/build}
 tidy=${CLANG_TIDY:-clang-tidy-14}
 cd "$root"
 mapfile -t files < <(git ls-files -- common/adapter_core common/stream_backend common/cuda_driver/cuda_code.cpp \
-  common/cuda_driver/cuda_stream.cpp adapters/cuda/backend.cpp adapters/hip/backend.cpp adapters/level_zero adapters/opencl | grep -E '\.cpp$' |
+  common/cuda_driver/cuda_stream.cpp adapters/cuda/backend.cpp adapters/hip/backend.cpp adapters/level_zero adapters/opencl \
+  runtime | grep -E '\.cpp$' |
   grep -v '/tests/')
 "$tidy" -p "$build" --quiet "${files[@]}" 2>/dev/null
 echo "check-tidy: ${#files[@]} files clean with $($tidy --version | grep -m1 version)"

@@ -5,7 +5,10 @@
 #include <cstdio>
 
 #ifdef DGLINK_HAVE_BUNDLE
+#include "devices.h"
+
 #include <dglink/compiler/bundle.h>
+#include <dglink/runtime.h>
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
 
@@ -123,9 +126,71 @@ void printText(const std::string &Path, const Bundle &Input, const DeviceBinarie
   }
 }
 
+// What the runtime would link for Options.Kernel on each selected device.
+int printLinkPlans(const InspectOptions &Options) {
+  runtime::Runtime Planner;
+  std::vector<std::string> Bundles{Options.Bundle};
+  Bundles.insert(Bundles.end(), Options.With.begin(), Options.With.end());
+  for (const std::string &Path : Bundles)
+    if (runtime::Expected<runtime::ModuleId> Id = Planner.registerBundleFile(Path); !Id) {
+      std::fprintf(stderr, "dglink inspect: %s: %s\n", resultName(Id.status().Code),
+                   Id.status().Message.c_str());
+      return 1;
+    }
+  nlohmann::json Plans = nlohmann::json::array();
+  int Shown = 0;
+  for (const conformance::DeviceParam &Device : conformance::allDevices()) {
+    if (Device.Id.find(Options.Device) == std::string::npos)
+      continue;
+    ++Shown;
+    runtime::Expected<runtime::LinkPlan> Plan = Planner.planLink(Device.Device, Options.Kernel);
+    nlohmann::json Images = nlohmann::json::array();
+    if (Plan)
+      for (const runtime::ImageInfo &Image : Plan->Images)
+        Images.push_back({{"image", Image.Name},
+                          {"link_format", Image.LinkFormat},
+                          {"exports", Image.Exports},
+                          {"imports", Image.Imports}});
+    if (Options.Json) {
+      Plans.push_back({{"device", Device.Id},
+                       {"kernel", Options.Kernel},
+                       {"ok", Plan.ok()},
+                       {"error", Plan ? "" : Plan.status().Message},
+                       {"link_format", Plan ? Plan->LinkFormat : ""},
+                       {"images", Images}});
+      continue;
+    }
+    std::cout << "kernel " << Options.Kernel << " on " << Device.Id << ": ";
+    if (!Plan) {
+      std::cout << resultName(Plan.status().Code) << ": " << Plan.status().Message << "\n";
+      continue;
+    }
+    std::cout << Plan->LinkFormat << ", " << Plan->Images.size()
+              << (Plan->Images.size() == 1 ? " image (built, nothing imported)\n"
+                                           : " images (compiled and linked)\n");
+    for (const runtime::ImageInfo &Image : Plan->Images) {
+      std::cout << "  " << Image.Name << "  exports:";
+      for (const std::string &Symbol : Image.Exports)
+        std::cout << " " << Symbol;
+      std::cout << "  imports:";
+      for (const std::string &Symbol : Image.Imports)
+        std::cout << " " << Symbol;
+      std::cout << "\n";
+    }
+  }
+  if (Options.Json)
+    std::cout << Plans.dump(2) << "\n";
+  if (Shown == 0)
+    std::fprintf(stderr, "dglink inspect: no device%s%s (see dglink ls)\n",
+                 Options.Device.empty() ? "" : " whose id contains ", Options.Device.c_str());
+  return Shown == 0 ? 1 : 0;
+}
+
 } // namespace
 
 int runInspect(const InspectOptions &Options) {
+  if (!Options.Kernel.empty())
+    return printLinkPlans(Options);
   Bundle Input;
   if (readBundleFile(Options.Bundle, Input) != PI_SUCCESS) {
     std::fprintf(stderr, "dglink inspect: %s: %s\n", resultName(lastErrorCode()),

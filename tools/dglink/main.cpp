@@ -1,7 +1,9 @@
 // The `dglink` command: `ls` shows what the dispatch layer finds, `conform` runs
 // the conformance suite on it, `bench` measures device-global copies, `compile`
-// turns device code into a bundle and `inspect` shows a bundle.
+// turns device code into a bundle, `inspect` shows a bundle (and what the runtime would
+// link from it) and `cache` looks after the runtime's persistent program cache.
 #include "bench.h"
+#include "cache.h"
 #include "compile.h"
 #include "conform.h"
 #include "inspect.h"
@@ -96,6 +98,25 @@ int main(int Argc, char **Argv) {
       "inspect", "Show a bundle's images, targets, formats, sizes, entries and property sets");
   InspectCommand->add_option("bundle", Inspect.Bundle, "The bundle file")->required();
   InspectCommand->add_flag("--json", Inspect.Json, "Print JSON instead of text");
+  InspectCommand->add_option("--kernel", Inspect.Kernel,
+                             "Show what the runtime would link for this kernel on each device");
+  InspectCommand->add_option("--with", Inspect.With,
+                             "With --kernel: more bundles registered after the first");
+  InspectCommand->add_option("--device", Inspect.Device,
+                             "With --kernel: only devices whose id contains this text");
+
+  dglink::tools::CacheOptions Cache;
+  CLI::App *CacheCommand =
+      App.add_subcommand("cache", "List, verify or clear the runtime's persistent program cache");
+  CacheCommand->add_option("action", Cache.Action, "list, verify or clear")
+      ->required()
+      ->check(CLI::IsMember({"list", "verify", "clear"}));
+  CacheCommand->add_option("--dir", Cache.Directory,
+                           "The cache directory (default: DGLINK_CACHE_DIR, else "
+                           "$XDG_CACHE_HOME/dglink or $HOME/.cache/dglink)");
+  CacheCommand->add_flag("--json", Cache.Json, "Print JSON instead of text");
+  CacheCommand->add_flag("--remove-bad", Cache.RemoveBad,
+                         "verify: remove the entries that are not valid");
 
   CLI11_PARSE(App, Argc, Argv);
 
@@ -103,6 +124,8 @@ int main(int Argc, char **Argv) {
     return dglink::tools::runCompile(Compile);
   if (InspectCommand->parsed())
     return dglink::tools::runInspect(Inspect);
+  if (CacheCommand->parsed())
+    return dglink::tools::runCache(Cache);
 
   if (LsCommand->parsed())
     return dglink::tools::runLs(Ls);

@@ -1,0 +1,223 @@
+// How long getting a program takes through the runtime, per device: cold (collect,
+// compile, link), a warm hit in the in-memory cache (no driver call), and a hit in the
+// persistent cache from a fresh Runtime (create from the stored binary and build, no
+// compile or link). The program is the conformance suite's link pair (link_caller
+// importing link_callee from another module). Each call is timed on its own; the
+// counter median_us is the median.
+#include "dglink_timing.h"
+#include "embedded_images.h"
+
+#include <dglink/pi.h>
+#include <dglink/runtime.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dglink::runtime;
+using dglink::bench::Clock;
+
+struct Device {
+  pi_device Handle = nullptr;
+  pi_context Context = nullptr;
+  std::string Name;
+};
+
+std::string deviceString(pi_device Device, pi_device_info Name) {
+  size_t Size = 0;
+  if (piDeviceGetInfo(Device, Name, 0, nullptr, &Size) != PI_SUCCESS || Size == 0)
+    return "";
+  std::string Value(Size, '\0');
+  piDeviceGetInfo(Device, Name, Size, Value.data(), nullptr);
+  Value.resize(Value.find('\0'));
+  return Value;
+}
+
+// Every device that links and runs kernels, with a context of its own.
+std::vector<Device> devices() {
+  std::vector<Device> Found;
+  pi_uint32 NumPlatforms = 0;
+  if (piPlatformsGet(0, nullptr, &NumPlatforms) != PI_SUCCESS || NumPlatforms == 0)
+    return Found;
+  std::vector<pi_platform> Platforms(NumPlatforms);
+  piPlatformsGet(NumPlatforms, Platforms.data(), nullptr);
+  for (pi_platform Platform : Platforms) {
+    pi_uint32 NumDevices = 0;
+    if (piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices) != PI_SUCCESS)
+      continue;
+    std::vector<pi_device> Handles(NumDevices);
+    piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, NumDevices, Handles.data(), nullptr);
+    for (pi_device Handle : Handles) {
+      pi_bool Executes = PI_FALSE;
+      piDeviceGetInfo(Handle, PI_EXT_DEVICE_INFO_EXECUTES_KERNELS, sizeof(Executes), &Executes,
+                      nullptr);
+      if (Executes == PI_FALSE || deviceString(Handle, PI_EXT_DEVICE_INFO_LINK_FORMATS).empty())
+        continue;
+      Device Entry;
+      Entry.Handle = Handle;
+      Entry.Name = deviceString(Handle, PI_EXT_DEVICE_INFO_BACKEND_NAME) + ":" +
+                   deviceString(Handle, PI_DEVICE_INFO_NAME);
+      if (piContextCreate(nullptr, 1, &Handle, &Entry.Context) == PI_SUCCESS)
+        Found.push_back(Entry);
+    }
+  }
+  return Found;
+}
+
+const dglink::conformance::EmbeddedBundle *bundle(const std::string &Name) {
+  for (size_t I = 0; I < dglink::conformance::NumEmbeddedBundles; ++I)
+    if (Name == dglink::conformance::EmbeddedBundles[I].Name)
+      return &dglink::conformance::EmbeddedBundles[I];
+  return nullptr;
+}
+
+bool registerLinkPair(Runtime &Target) {
+  for (const char *Name : {"link_caller", "link_callee"}) {
+    const auto *Bytes = bundle(Name);
+    if (Bytes == nullptr || !Target.registerBundle(Bytes->Bytes, Bytes->Size, Name).ok())
+      return false;
+  }
+  return true;
+}
+
+ProgramRequest request(const Device &On) {
+  ProgramRequest Request;
+  Request.Context = On.Context;
+  Request.Device = On.Handle;
+  Request.Kernel = "link_caller";
+  return Request;
+}
+
+PersistentCacheSettings cacheIn(const std::string &Directory) {
+  PersistentCacheSettings Settings;
+  Settings.Enabled = !Directory.empty();
+  Settings.Directory = Directory;
+  return Settings;
+}
+
+pi_plugin_functions dispatchTable() {
+  pi_plugin_functions Table{};
+#define DGLINK_BENCH_TABLE_ENTRY(Name, Ret, Params) Table.Name = &::Name;
+  PI_ENTRY_POINTS(DGLINK_BENCH_TABLE_ENTRY)
+#undef DGLINK_BENCH_TABLE_ENTRY
+  return Table;
+}
+
+void report(benchmark::State &State, std::vector<double> &Samples) {
+  State.counters["median_us"] = dglink::bench::median(Samples) * 1e6;
+}
+
+// A fresh Runtime per call, the getOrBuildProgram call timed: collect + compile + link
+// (CacheDirectory empty), or a persistent-cache hit (CacheDirectory filled first).
+void acquireFresh(benchmark::State &State, const Device &On, const std::string &CacheDirectory) {
+  if (!CacheDirectory.empty()) {
+    Runtime Filler(dispatchTable(), cacheIn(CacheDirectory));
+    if (!registerLinkPair(Filler) || !Filler.getOrBuildProgram(request(On)).ok() ||
+        Filler.cacheStats().PersistentStores + Filler.cacheStats().PersistentHits == 0) {
+      State.SkipWithError("the backend gives no program binary back: no persistent cache");
+      return;
+    }
+  }
+  std::vector<double> Samples;
+  for (auto _ : State) {
+    State.PauseTiming();
+    auto Fresh = std::make_unique<Runtime>(dispatchTable(), cacheIn(CacheDirectory));
+    if (!registerLinkPair(*Fresh)) {
+      State.SkipWithError("the link pair's bundles are missing");
+      return;
+    }
+    State.ResumeTiming();
+    const auto Begin = Clock::now();
+    Expected<Program> Built = Fresh->getOrBuildProgram(request(On));
+    const auto End = Clock::now();
+    if (!Built.ok()) {
+      State.SkipWithError(Built.status().Message.c_str());
+      return;
+    }
+    if (!CacheDirectory.empty() && Fresh->cacheStats().PersistentHits != 1) {
+      State.SkipWithError("the program did not come from the persistent cache");
+      return;
+    }
+    Samples.push_back(dglink::bench::seconds(Begin, End));
+    State.PauseTiming();
+    Built = Program();
+    Fresh.reset();
+    State.ResumeTiming();
+  }
+  report(State, Samples);
+}
+
+// One Runtime with the program built; each call a hit. Module 0 looks the kernel's module
+// up in the registry first; a named module goes straight to the cache.
+void warmHit(benchmark::State &State, const Device &On, bool NamedModule) {
+  Runtime Warm(dispatchTable());
+  if (!registerLinkPair(Warm)) {
+    State.SkipWithError("the link pair's bundles are missing");
+    return;
+  }
+  ProgramRequest Request = request(On);
+  Expected<Program> First = Warm.getOrBuildProgram(Request);
+  if (!First.ok()) {
+    State.SkipWithError(First.status().Message.c_str());
+    return;
+  }
+  if (NamedModule)
+    Request.Module = First->modules().front();
+  std::vector<double> Samples;
+  Samples.reserve(1 << 20);
+  for (auto _ : State) {
+    const auto Begin = Clock::now();
+    Expected<Program> Hit = Warm.getOrBuildProgram(Request);
+    const auto End = Clock::now();
+    benchmark::DoNotOptimize(Hit);
+    if (Samples.size() < Samples.capacity())
+      Samples.push_back(dglink::bench::seconds(Begin, End));
+  }
+  if (Warm.cacheStats().Builds != 1)
+    State.SkipWithError("a warm request built again");
+  report(State, Samples);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  setenv("POCL_KERNEL_CACHE", "0", 0); // PoCL's own cache would hide the cold build
+  benchmark::Initialize(&Argc, Argv);
+  const char *Temporary = std::getenv("TMPDIR");
+  std::string Template = std::string(Temporary != nullptr && *Temporary ? Temporary : "/tmp") +
+                         "/dglink_runtime_bench_XXXXXX";
+  const char *Made = mkdtemp(Template.data());
+  const std::string CacheDirectory = Made == nullptr ? "" : Made;
+  static std::vector<Device> Found = devices();
+  for (const Device &On : Found) {
+    benchmark::RegisterBenchmark(("Cold/" + On.Name).c_str(),
+                                 [&On](benchmark::State &State) { acquireFresh(State, On, ""); })
+        ->Iterations(5)
+        ->UseRealTime();
+    if (!CacheDirectory.empty())
+      benchmark::RegisterBenchmark(("PersistentHit/" + On.Name).c_str(),
+                                   [&On, CacheDirectory](benchmark::State &State) {
+                                     acquireFresh(State, On, CacheDirectory);
+                                   })
+          ->Iterations(5)
+          ->UseRealTime();
+    benchmark::RegisterBenchmark(("WarmHit/" + On.Name).c_str(),
+                                 [&On](benchmark::State &State) { warmHit(State, On, false); });
+    benchmark::RegisterBenchmark(("WarmHitNamedModule/" + On.Name).c_str(),
+                                 [&On](benchmark::State &State) { warmHit(State, On, true); });
+  }
+  if (Found.empty())
+    std::fprintf(stderr, "dglink_bench_runtime: no device that links and runs kernels\n");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::error_code Ignored;
+  if (!CacheDirectory.empty())
+    std::filesystem::remove_all(CacheDirectory, Ignored);
+  return 0;
+}

@@ -1,0 +1,127 @@
+// The in-memory program cache: lookups, builds in progress, and forgetting modules.
+#include "program_cache.h"
+
+#include <algorithm>
+#include <set>
+
+namespace dglink::runtime::detail {
+
+bool BuiltProgram::uses(ModuleId Id) const {
+  return std::any_of(Modules.begin(), Modules.end(),
+                     [Id](const std::shared_ptr<const Module> &M) { return M->Id == Id; });
+}
+
+void PendingBuild::finish(std::shared_ptr<const BuiltProgram> Built, Status Failed) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Program = std::move(Built);
+    Failure = std::move(Failed);
+    Done = true;
+  }
+  Finished.notify_all();
+}
+
+Expected<std::shared_ptr<const BuiltProgram>> PendingBuild::wait() {
+  std::unique_lock<std::mutex> Lock(Mutex);
+  Finished.wait(Lock, [this] { return Done; });
+  if (Program == nullptr)
+    return Failure;
+  return Program;
+}
+
+ProgramCache::Lookup ProgramCache::acquire(const std::string &Kernel, const ProgramKey &Key) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<Entry> &Entries = ByKernel[Kernel];
+  for (const Entry &Candidate : Entries)
+    if (Candidate.Key == Key)
+      return {Candidate.Program, Candidate.Pending, false};
+  auto Pending = std::make_shared<PendingBuild>();
+  Entries.push_back({Key, nullptr, Pending});
+  return {nullptr, std::move(Pending), true};
+}
+
+void ProgramCache::complete(const std::string &Kernel, const ProgramKey &Key,
+                            const std::shared_ptr<PendingBuild> &Pending,
+                            const std::shared_ptr<const BuiltProgram> &Program,
+                            const Status &Failure) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    std::vector<Entry> &Entries = ByKernel[Kernel];
+    Entries.erase(std::remove_if(Entries.begin(), Entries.end(),
+                                 [&](const Entry &E) { return E.Pending == Pending; }),
+                  Entries.end());
+    // A module unregistered during the build took its entries with it; this program
+    // must not come back into the cache.
+    const bool Current =
+        Program != nullptr &&
+        std::all_of(Program->Modules.begin(), Program->Modules.end(),
+                    [](const std::shared_ptr<const Module> &M) { return M->Registered.load(); });
+    if (Current) {
+      auto Enter = [&](const std::string &Name, const ProgramKey &EntryKey) {
+        std::vector<Entry> &List = ByKernel[Name];
+        if (std::none_of(List.begin(), List.end(),
+                         [&](const Entry &E) { return E.Key == EntryKey; }))
+          List.push_back({EntryKey, Program, nullptr});
+      };
+      Enter(Kernel, Key);
+      for (const std::string &Name : Program->Kernels)
+        for (const auto &M : Program->Modules) {
+          ProgramKey Other = Key;
+          Other.Module = M->Id;
+          Enter(Name, Other);
+        }
+    }
+  }
+  Pending->finish(Program, Failure);
+}
+
+template <typename Predicate>
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::dropIf(Predicate &&Drop) {
+  std::vector<std::shared_ptr<const BuiltProgram>> Dropped;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (auto It = ByKernel.begin(); It != ByKernel.end();) {
+    std::vector<Entry> &Entries = It->second;
+    for (auto E = Entries.begin(); E != Entries.end();) {
+      if (E->Program != nullptr && Drop(*E)) {
+        Dropped.push_back(std::move(E->Program));
+        E = Entries.erase(E);
+      } else {
+        ++E;
+      }
+    }
+    It = Entries.empty() ? ByKernel.erase(It) : std::next(It);
+  }
+  return Dropped;
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetModule(ModuleId Module) {
+  return dropIf(
+      [Module](const Entry &E) { return E.Key.Module == Module || E.Program->uses(Module); });
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetContext(pi_context Context) {
+  return dropIf([Context](const Entry &E) { return E.Key.Context == Context; });
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::clear() {
+  std::vector<std::shared_ptr<const BuiltProgram>> Dropped;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (auto &[Name, Entries] : ByKernel)
+    for (Entry &E : Entries)
+      if (E.Program != nullptr)
+        Dropped.push_back(std::move(E.Program));
+  ByKernel.clear();
+  return Dropped;
+}
+
+size_t ProgramCache::programCount() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::set<const BuiltProgram *> Distinct;
+  for (const auto &[Name, Entries] : ByKernel)
+    for (const Entry &E : Entries)
+      if (E.Program != nullptr)
+        Distinct.insert(E.Program.get());
+  return Distinct.size();
+}
+
+} // namespace dglink::runtime::detail

@@ -1,0 +1,182 @@
+// The image registry: modules from bundles or borrowed images, their index, and the
+// snapshots lookups read.
+#include "registry.h"
+
+#include <dglink/support/error.h>
+#include <dglink/support/image.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace dglink::runtime::detail {
+
+namespace {
+
+bool hasSet(const _pi_device_binary_struct &Binary, const char *Name) {
+  for (auto *Set = Binary.PropertySetsBegin; Set != Binary.PropertySetsEnd; ++Set)
+    if (Set->Name != nullptr && std::strcmp(Set->Name, Name) == 0)
+      return true;
+  return false;
+}
+
+// Indexes one validated image. ImageName is what the bundle calls it ("" if nothing).
+RegisteredImage indexImage(const _pi_device_binary_struct &Binary, ImageMetadata &&Metadata,
+                           const std::string &ModuleName, size_t Index,
+                           const std::string &ImageName) {
+  RegisteredImage Image;
+  Image.Binary = &Binary;
+  ImageInfo &Info = Image.Info;
+  Info.Index = Index;
+  Info.Name = ModuleName + "#" + std::to_string(Index);
+  if (!ImageName.empty())
+    Info.Name += " (" + ImageName + ")";
+  Info.Target = Binary.DeviceTargetSpec;
+  Info.Format = static_cast<pi_device_binary_format>(Binary.Format);
+  Info.LinkFormat = linkFormatOf(Info.Target, Info.Format);
+  Info.Lowered = hasSet(Binary, PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_STORAGE);
+  for (auto *Entry = Binary.EntriesBegin; Entry != Binary.EntriesEnd; ++Entry)
+    Info.Entries.emplace_back(Entry->name);
+  Info.Exports = std::move(Metadata.Exported);
+  Info.Imports = std::move(Metadata.Imported);
+  for (const auto &Global : Metadata.DeviceGlobals)
+    Info.DeviceGlobals.push_back(Global.first);
+  std::vector<std::string> Defined = Info.Entries;
+  Defined.insert(Defined.end(), Info.Exports.begin(), Info.Exports.end());
+  std::sort(Defined.begin(), Defined.end());
+  for (const std::string &Symbol : Defined)
+    Image.DefinedSymbols += Symbol + '\n';
+  return Image;
+}
+
+// What makes a borrowed image unusable before its properties are read, or "".
+std::string checkBinary(const _pi_device_binary_struct &Binary) {
+  if (Binary.DeviceTargetSpec == nullptr)
+    return "its target (DeviceTargetSpec) is null";
+  if (Binary.BinaryStart == nullptr || Binary.BinaryEnd <= Binary.BinaryStart)
+    return "its binary range is empty or invalid";
+  if ((Binary.EntriesBegin == nullptr) != (Binary.EntriesEnd == nullptr) ||
+      Binary.EntriesEnd < Binary.EntriesBegin)
+    return "its entry range is invalid";
+  for (auto *Entry = Binary.EntriesBegin; Entry != Binary.EntriesEnd; ++Entry)
+    if (Entry->name == nullptr)
+      return "entry " + std::to_string(Entry - Binary.EntriesBegin) + " has no name";
+  if ((Binary.PropertySetsBegin == nullptr) != (Binary.PropertySetsEnd == nullptr) ||
+      Binary.PropertySetsEnd < Binary.PropertySetsBegin)
+    return "its property-set range is invalid";
+  return "";
+}
+
+std::string imageProblem(const std::string &Module, size_t Index, const std::string &Problem) {
+  std::string Message = "registerDeviceBinaries: ";
+  Message += Module;
+  Message += " image ";
+  Message += std::to_string(Index);
+  Message += ": ";
+  Message += Problem;
+  return Message;
+}
+
+} // namespace
+
+std::string linkFormatOf(const std::string &Target, pi_device_binary_format Format) {
+  // spir64 is one target in two formats: SPIR-V ("spirv64") and SPIR bitcode ("spir64").
+  if (Target == PI_DEVICE_BINARY_TARGET_SPIRV64 && Format == PI_DEVICE_BINARY_TYPE_SPIRV)
+    return "spirv64";
+  return Target;
+}
+
+const Module *RegistrySnapshot::find(ModuleId Id) const {
+  for (const auto &Candidate : Modules)
+    if (Candidate->Id == Id)
+      return Candidate.get();
+  return nullptr;
+}
+
+ImageRegistry::ImageRegistry() : Current(std::make_shared<RegistrySnapshot>()) {}
+
+ModuleId ImageRegistry::add(std::shared_ptr<Module> Image) {
+  std::lock_guard<std::mutex> Lock(WriterMutex);
+  const ModuleId Id = NextId++;
+  Image->Id = Id;
+  for (RegisteredImage &Registered : Image->Images)
+    Registered.Info.Module = Id;
+  std::vector<std::shared_ptr<const Module>> Modules = snapshot()->Modules;
+  Modules.push_back(std::move(Image));
+  publish(std::move(Modules));
+  return Id;
+}
+
+std::shared_ptr<const Module> ImageRegistry::remove(ModuleId Id) {
+  std::lock_guard<std::mutex> Lock(WriterMutex);
+  std::vector<std::shared_ptr<const Module>> Modules = snapshot()->Modules;
+  auto It = std::find_if(Modules.begin(), Modules.end(),
+                         [Id](const std::shared_ptr<const Module> &M) { return M->Id == Id; });
+  if (It == Modules.end())
+    return nullptr;
+  std::shared_ptr<const Module> Removed = *It;
+  Removed->Registered.store(false);
+  Modules.erase(It);
+  publish(std::move(Modules));
+  return Removed;
+}
+
+std::shared_ptr<const RegistrySnapshot> ImageRegistry::snapshot() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Current;
+}
+
+void ImageRegistry::publish(std::vector<std::shared_ptr<const Module>> Modules) {
+  auto Next = std::make_shared<RegistrySnapshot>();
+  Next->Modules = std::move(Modules);
+  for (const auto &M : Next->Modules)
+    for (const RegisteredImage &Image : M->Images) {
+      for (const std::string &Entry : Image.Info.Entries)
+        Next->ByEntry[Entry].push_back(&Image);
+      for (const std::string &Export : Image.Info.Exports)
+        Next->ByExport[Export].push_back(&Image);
+    }
+  // Readers wait only for this swap, not for the indexing above.
+  std::shared_ptr<const RegistrySnapshot> Old;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Old = std::exchange(Current, std::move(Next));
+}
+
+std::shared_ptr<Module> moduleFromBundle(const Bundle &Input, const std::string &Name) {
+  auto Result = std::make_shared<Module>();
+  Result->Name = Name;
+  Result->Owned = std::make_unique<DeviceBinaries>(Input);
+  for (size_t I = 0; I < Result->Owned->size(); ++I) {
+    const _pi_device_binary_struct &Binary = Result->Owned->image(I);
+    ImageMetadata Metadata;
+    readImageMetadata(Binary, Metadata); // the bundle reader decoded these sets already
+    Result->Images.push_back(
+        indexImage(Binary, std::move(Metadata), Name, I, Input.Images[I].Name));
+  }
+  return Result;
+}
+
+Expected<std::shared_ptr<Module>> moduleFromBinaries(pi_device_binaries Binaries,
+                                                     const std::string &Name) {
+  if (Binaries == nullptr)
+    return Status{PI_ERROR_INVALID_VALUE, "registerDeviceBinaries: argument 'Binaries' is null"};
+  if (Binaries->NumDeviceBinaries != 0 && Binaries->DeviceBinaries == nullptr)
+    return Status{PI_ERROR_INVALID_BINARY, "registerDeviceBinaries: " + Name + ": " +
+                                               std::to_string(Binaries->NumDeviceBinaries) +
+                                               " images but DeviceBinaries is null"};
+  auto Result = std::make_shared<Module>();
+  Result->Name = Name;
+  for (size_t I = 0; I < Binaries->NumDeviceBinaries; ++I) {
+    const _pi_device_binary_struct &Binary = Binaries->DeviceBinaries[I];
+    std::string Problem = checkBinary(Binary);
+    ImageMetadata Metadata;
+    if (Problem.empty() && readImageMetadata(Binary, Metadata) != PI_SUCCESS)
+      Problem = lastErrorMessage();
+    if (!Problem.empty())
+      return Status{PI_ERROR_INVALID_BINARY, imageProblem(Name, I, Problem)};
+    Result->Images.push_back(indexImage(Binary, std::move(Metadata), Name, I, ""));
+  }
+  return Result;
+}
+
+} // namespace dglink::runtime::detail
