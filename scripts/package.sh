@@ -26,13 +26,17 @@ for t in "$build"/bin/*; do
   # Level Zero test driver) load files from the build tree and touch no device: CI
   # runs them, a GPU host has nothing to add.
   dglink_conformance | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests | \
-    dglink_hip_nvidia_tests)
+    dglink_hip_nvidia_tests | dglink_runtime_tests)
     cp -a "$t" "$out/tests/" ;;
   esac
 done
 # The OpenCL adapter tests read their device code from files (run.sh points them here).
 if [ -d "$build/adapters/opencl/tests/device_code" ]; then
   cp -a "$build/adapters/opencl/tests/device_code" "$out/tests/opencl_device_code"
+fi
+# The runtime tests' own bundles (run.sh points them here).
+if [ -d "$build/runtime/tests/device_code" ]; then
+  cp -a "$build/runtime/tests/device_code" "$out/tests/runtime_bundles"
 fi
 # Test-only adapter libraries some unit tests load from beside themselves.
 [ -d "$build/testlib" ] && cp -a "$build/testlib" "$out/"
