@@ -133,10 +133,6 @@ private:
   std::unordered_map<void *, core::UsmKind> UsmAllocations; // guarded by UsmMutex
 };
 
-inline ClContext &clContext(const _pi_context &Context) {
-  return static_cast<ClContext &>(*Context.Impl);
-}
-
 class ClEvent final : public core::EventImpl {
 public:
   explicit ClEvent(cl_event TheEvent) : Event(TheEvent) {}
