@@ -102,12 +102,9 @@ struct Runtime::Impl {
         detail::collectImages(Snapshot, DeviceTraits, Request.Kernel, Request.Module);
     if (!Collected)
       return Collected.status();
-    // The persistent cache, for programs whose images need no adapter-owned storage
-    // (a lowered image's storage layout is merged at link time, not kept in a binary).
-    const bool Persist =
-        Persistent.enabled() &&
-        std::none_of(Collected->Images.begin(), Collected->Images.end(),
-                     [](const detail::RegisteredImage *Image) { return Image->Info.Lowered; });
+    // The persistent cache. A program of lowered images is loaded with their storage
+    // layout and the kernels that take it (buildFromBinary).
+    const bool Persist = Persistent.enabled();
     std::string Key;
     Expected<detail::BuiltHandle> Handle = Status{PI_ERROR_UNKNOWN, "not built"};
     bool Loaded = false;

@@ -99,7 +99,8 @@ protected:
     const CacheStats Stats = Fresh->cacheStats();
     if (Expect == From::Disk) {
       EXPECT_EQ(Stats.PersistentHits, 1u);
-      EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+      EXPECT_EQ(testing::piCalls().Creates.load(), 1) << "the cached binary, as one image";
+      EXPECT_EQ(testing::piCalls().Builds.load(), 1);
       EXPECT_EQ(testing::piCalls().Compiles.load(), 0);
       EXPECT_EQ(testing::piCalls().Links.load(), 0);
     } else {
@@ -160,6 +161,60 @@ TEST_P(RuntimePersistent, DISABLED_ChildProcessLoadsFromTheCache) {
   if (!HasFailure())
     writeFile(Directory + "/child.ok", {});
   Directory.clear(); // the parent's to remove
+}
+
+// Device globals in a program that comes from disk: the initializers are there, a value
+// the host writes reaches a kernel and comes back. On a device whose device globals are
+// lowered (PoCL), the program keeps its storage layout and the kernels that take it
+// (docs/runtime.md, "The persistent program cache").
+TEST_P(RuntimePersistent, DeviceGlobalsWorkInAProgramFromTheCache) {
+  for (int Round = 0; Round < 2; ++Round) {
+    SCOPED_TRACE(Round == 0 ? "built and stored" : "loaded from disk");
+    std::unique_ptr<Runtime> R = cachedRuntime();
+    const testing::BundleBytes Bytes = testing::conformanceBundle("device_globals");
+    ASSERT_NE(Bytes.Data, nullptr);
+    ASSERT_TRUE(R->registerBundle(Bytes.Data, Bytes.Size, "device_globals.bundle").ok());
+    testing::piCalls().reset();
+    Expected<Kernel> Initialized = R->createKernel(request("dg_copy_initialized"));
+    ASSERT_TRUE(Initialized.ok()) << Initialized.status().Message;
+    const CacheStats Stats = R->cacheStats();
+    if (Round == 0) {
+      if (Stats.PersistentStores == 0)
+        GTEST_SKIP() << "the backend gives no program binary back (PI_PROGRAM_INFO_BINARIES), "
+                        "so there is nothing to keep on disk";
+      if (Initialized->program().images().front().Lowered)
+        RecordProperty("lowered", "yes");
+    } else {
+      EXPECT_EQ(Stats.PersistentHits, 1u);
+      EXPECT_EQ(testing::piCalls().Compiles.load(), 0);
+      EXPECT_EQ(testing::piCalls().Links.load(), 0);
+    }
+    const pi_program Program = Initialized->program().get();
+    const int32_t Written = 41 + Round;
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableWrite(Queue.get(), Program, "dg_counter_uid",
+                                                            PI_TRUE, sizeof(Written), 0, &Written,
+                                                            0, nullptr, nullptr));
+    if (!executesKernels())
+      continue;
+    std::vector<int32_t> Values;
+    ASSERT_NO_FATAL_FAILURE(runOnBuffer(Initialized->get(), 5, Values));
+    EXPECT_EQ(Values, (std::vector<int32_t>{0x1234ABCD, 0x11, 0x2222, 0x333333, 0x44444444}));
+    Expected<Kernel> Increment = R->createKernel(request("dg_increment_counter"));
+    ASSERT_TRUE(Increment.ok()) << Increment.status().Message;
+    EXPECT_EQ(Increment->program().get(), Program) << "one program for the image's kernels";
+    const size_t One = 1;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queue.get(), Increment->get(), 1, nullptr, &One,
+                                            nullptr, 0, nullptr, nullptr));
+    Expected<Kernel> Read = R->createKernel(request("dg_read_counter"));
+    ASSERT_TRUE(Read.ok()) << Read.status().Message;
+    ASSERT_NO_FATAL_FAILURE(runOnBuffer(Read->get(), 1, Values));
+    EXPECT_EQ(Values, std::vector<int32_t>{Written + 1});
+    int32_t Back = 0;
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queue.get(), Program, "dg_counter_uid",
+                                                           PI_TRUE, sizeof(Back), 0, &Back, 0,
+                                                           nullptr, nullptr));
+    EXPECT_EQ(Back, Written + 1);
+  }
 }
 
 TEST_P(RuntimePersistent, BadEntriesAreDetectedAndRebuilt) {
