@@ -103,6 +103,11 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
     return Status{Result, "piDeviceGetInfo(PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM) failed: " +
                               lastError(Table)};
   Traits.TakesLoweredImages = Mechanism == PI_DEVICE_GLOBAL_MECHANISM_LOWERED;
+  if (const pi_result Result = Table.piDeviceGetInfo(Device, PI_EXT_DEVICE_INFO_USM_MECHANISM,
+                                                     sizeof(Traits.Usm), &Traits.Usm, nullptr);
+      Result != PI_SUCCESS)
+    return Status{Result,
+                  "piDeviceGetInfo(PI_EXT_DEVICE_INFO_USM_MECHANISM) failed: " + lastError(Table)};
   return Traits;
 }
 

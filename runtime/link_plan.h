@@ -20,6 +20,8 @@ struct DeviceTraits {
   // PI_DEVICE_GLOBAL_MECHANISM_LOWERED: images lowered for OpenCL are preferred; any
   // other mechanism never gets them (the adapters refuse them).
   bool TakesLoweredImages = false;
+  // PI_EXT_DEVICE_INFO_USM_MECHANISM: where shared device globals can live.
+  pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
 };
 
 // Asks Device through Table; a failing query is an error naming the device.

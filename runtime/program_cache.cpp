@@ -64,6 +64,7 @@ void ProgramCache::complete(const std::string &Kernel, const ProgramKey &Key,
           List.push_back({EntryKey, Program, nullptr});
       };
       Enter(Kernel, Key);
+      Generation.fetch_add(1, std::memory_order_acq_rel);
       for (const std::string &Name : Program->Kernels)
         for (const auto &M : Program->Modules) {
           ProgramKey Other = Key;
@@ -91,6 +92,8 @@ std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::dropIf(Predicate 
     }
     It = Entries.empty() ? ByKernel.erase(It) : std::next(It);
   }
+  if (!Dropped.empty())
+    Generation.fetch_add(1, std::memory_order_acq_rel);
   return Dropped;
 }
 
@@ -103,6 +106,14 @@ std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::forgetContext(pi_
   return dropIf([Context](const Entry &E) { return E.Key.Context == Context; });
 }
 
+std::vector<std::shared_ptr<const BuiltProgram>>
+ProgramCache::forgetDeclaring(const std::vector<std::string> &Ids) {
+  return dropIf([&Ids](const Entry &E) {
+    return std::any_of(Ids.begin(), Ids.end(),
+                       [&E](const std::string &Id) { return E.Program->Globals.count(Id) != 0; });
+  });
+}
+
 std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::clear() {
   std::vector<std::shared_ptr<const BuiltProgram>> Dropped;
   std::lock_guard<std::mutex> Lock(Mutex);
@@ -111,7 +122,21 @@ std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::clear() {
       if (E.Program != nullptr)
         Dropped.push_back(std::move(E.Program));
   ByKernel.clear();
+  Generation.fetch_add(1, std::memory_order_acq_rel);
   return Dropped;
+}
+
+std::vector<std::shared_ptr<const BuiltProgram>> ProgramCache::programsOn(pi_context Context,
+                                                                          pi_device Device) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<std::shared_ptr<const BuiltProgram>> Found;
+  for (const auto &[Name, Entries] : ByKernel)
+    for (const Entry &E : Entries)
+      if (E.Program != nullptr && (Context == nullptr || E.Key.Context == Context) &&
+          (Device == nullptr || E.Key.Device == Device) &&
+          std::find(Found.begin(), Found.end(), E.Program) == Found.end())
+        Found.push_back(E.Program);
+  return Found;
 }
 
 size_t ProgramCache::programCount() const {

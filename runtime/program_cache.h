@@ -8,7 +8,9 @@
 
 #include "registry.h"
 
+#include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,11 +23,15 @@ namespace dglink::runtime::detail {
 struct BuiltProgram {
   pi_program Handle = nullptr;
   pi_result (*Release)(pi_program) = nullptr;
+  pi_context Context = nullptr;
+  pi_device Device = nullptr;
   bool Linked = false;
   // The modules of its images: held so that the images outlive the program.
   std::vector<std::shared_ptr<const Module>> Modules;
   std::vector<ImageInfo> Images; // the kernel's image first
   std::vector<std::string> Kernels;
+  // The device globals its images declare (the first image's entry where two do).
+  std::map<std::string, DeviceGlobalInfo> Globals;
 
   BuiltProgram() = default;
   BuiltProgram(const BuiltProgram &) = delete;
@@ -88,6 +94,14 @@ public:
   std::vector<std::shared_ptr<const BuiltProgram>> forgetContext(pi_context Context);
   std::vector<std::shared_ptr<const BuiltProgram>> clear();
   size_t programCount() const;
+  // Drops every program whose images declare one of Ids (as forgetModule).
+  std::vector<std::shared_ptr<const BuiltProgram>>
+  forgetDeclaring(const std::vector<std::string> &Ids);
+  // The distinct programs cached for Device in Context (null: any).
+  std::vector<std::shared_ptr<const BuiltProgram>> programsOn(pi_context Context,
+                                                              pi_device Device) const;
+  // Changes whenever a program enters or leaves the cache.
+  uint64_t generation() const { return Generation.load(std::memory_order_acquire); }
 
 private:
   struct Entry;
@@ -100,6 +114,7 @@ private:
   };
   mutable std::mutex Mutex;
   std::unordered_map<std::string, std::vector<Entry>> ByKernel;
+  std::atomic<uint64_t> Generation{0};
 };
 
 } // namespace dglink::runtime::detail

@@ -41,6 +41,7 @@ RegisteredImage indexImage(const _pi_device_binary_struct &Binary, ImageMetadata
   Info.Imports = std::move(Metadata.Imported);
   for (const auto &Global : Metadata.DeviceGlobals)
     Info.DeviceGlobals.push_back(Global.first);
+  Image.Globals = std::move(Metadata.DeviceGlobals);
   std::vector<std::string> Defined = Info.Entries;
   Defined.insert(Defined.end(), Info.Exports.begin(), Info.Exports.end());
   std::sort(Defined.begin(), Defined.end());

@@ -5,8 +5,10 @@
 
 #include <dglink/compiler/bundle.h>
 #include <dglink/runtime.h>
+#include <dglink/support/image.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +23,8 @@ struct RegisteredImage {
   // The image's defined symbols (entries and exports), sorted and joined: the order of
   // images in a persistent-cache key (the seed sorts images by their defined symbols).
   std::string DefinedSymbols;
+  // Its "SYCL/device globals": size of the device instance, scope, host access.
+  std::map<std::string, DeviceGlobalInfo> Globals;
 };
 
 // One registered bundle. Immutable once registered, except for the flag that says it

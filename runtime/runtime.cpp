@@ -1,5 +1,6 @@
 // dglink::runtime::Runtime: registration, link planning and the program cache over
 // one PI function table (the dispatch layer's, or a layer around it).
+#include "device_global_db.h"
 #include "link_plan.h"
 #include "persistent_cache.h"
 #include "program_builder.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -24,6 +26,9 @@ namespace detail {
 struct Access {
   static Program program(std::shared_ptr<const BuiltProgram> Built) {
     return Program(std::move(Built));
+  }
+  static const std::shared_ptr<const BuiltProgram> &built(const Program &From) {
+    return From.Built;
   }
   static Kernel kernel(Program Owner, pi_kernel Handle, pi_result (*Release)(pi_kernel)) {
     return Kernel(std::move(Owner), Handle, Release);
@@ -66,6 +71,7 @@ struct Runtime::Impl {
       : Table(Functions), Persistent(std::move(Settings)) {}
 
   pi_plugin_functions Table;
+  detail::DeviceGlobalDatabase Globals{Table};
   detail::PersistentCache Persistent;
   detail::ImageRegistry Registry;
   detail::ProgramCache Cache;
@@ -149,7 +155,10 @@ struct Runtime::Impl {
     Built->Handle = Handle->Program;
     Built->Release = Table.piProgramRelease;
     Built->Linked = Handle->Linked;
+    Built->Context = Request.Context;
+    Built->Device = Request.Device;
     for (const detail::RegisteredImage *Image : Collected->Images) {
+      Built->Globals.insert(Image->Globals.begin(), Image->Globals.end());
       Built->Images.push_back(Image->Info);
       Built->Kernels.insert(Built->Kernels.end(), Image->Info.Entries.begin(),
                             Image->Info.Entries.end());
@@ -164,6 +173,12 @@ struct Runtime::Impl {
       ++Links;
     return std::shared_ptr<const detail::BuiltProgram>(std::move(Built));
   }
+
+  Expected<std::shared_ptr<const detail::BuiltProgram>>
+  holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device,
+           const detail::DeviceTraits &DeviceTraits);
+  Status copy(const char *Function, pi_queue Queue, const void *HostAddress, void *Data,
+              size_t Count, size_t Offset, bool ToDevice);
 
   Expected<Program> getOrBuild(const ProgramRequest &Request) {
     if (Request.Context == nullptr || Request.Device == nullptr || Request.Kernel.empty())
@@ -206,14 +221,229 @@ struct Runtime::Impl {
     // This thread builds; whatever happens, the waiters must hear of it.
     Expected<std::shared_ptr<const detail::BuiltProgram>> Built =
         guarded("getOrBuildProgram", [&] { return build(Request, *Snapshot, **DeviceTraits); });
-    if (!Built)
-      ++Failures;
-    Cache.complete(Request.Kernel, Key, Found.Pending, Built ? *Built : nullptr, Built.status());
+    {
+      // The usmptr of every shared device global the database knows, before anyone gets
+      // the program; a variable added meanwhile waits, then finds it in the cache.
+      std::shared_lock<std::shared_mutex> Patching(Globals.patchLock());
+      if (Built) {
+        Status Patched =
+            guarded("getOrBuildProgram", [&] { return Globals.patch(**Built, **DeviceTraits); });
+        if (!Patched.ok())
+          Built = std::move(Patched); // the program goes with the last reference
+      }
+      if (!Built)
+        ++Failures;
+      Cache.complete(Request.Kernel, Key, Found.Pending, Built ? *Built : nullptr, Built.status());
+    }
     if (!Built)
       return Built.status();
     return detail::Access::program(std::move(*Built));
   }
 };
+
+// ---- The device-global database's copies ----
+
+namespace {
+
+std::string hex(const void *Pointer) {
+  char Text[32];
+  std::snprintf(Text, sizeof(Text), "%p", Pointer);
+  return Text;
+}
+
+std::string named(const detail::DeviceGlobalRecord &Record) {
+  return "device global '" + Record.UniqueId + "'";
+}
+
+} // namespace
+
+Expected<std::shared_ptr<const detail::BuiltProgram>>
+Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device,
+                        const detail::DeviceTraits &DeviceTraits) {
+  const uint64_t Generation = Cache.generation();
+  {
+    std::lock_guard<std::mutex> Lock(Record.HoldersMutex);
+    for (const auto &Holder : Record.Holders)
+      if (Holder.Context == Context && Holder.Device == Device && Holder.Generation == Generation)
+        if (auto Program = Holder.Program.lock())
+          return Program;
+  }
+  auto Remember = [&](const std::shared_ptr<const detail::BuiltProgram> &Program) {
+    std::lock_guard<std::mutex> Lock(Record.HoldersMutex);
+    Record.Holders.erase(std::remove_if(Record.Holders.begin(), Record.Holders.end(),
+                                        [&](const auto &Holder) {
+                                          return Holder.Context == Context &&
+                                                 Holder.Device == Device;
+                                        }),
+                         Record.Holders.end());
+    Record.Holders.push_back({Context, Device, Generation, Program});
+  };
+  std::vector<std::shared_ptr<const detail::BuiltProgram>> Holding;
+  for (auto &Program : Cache.programsOn(Context, Device))
+    if (Program->Globals.count(Record.UniqueId) != 0)
+      Holding.push_back(std::move(Program));
+  if (Holding.size() > 1) {
+    std::string Images;
+    for (const auto &Program : Holding)
+      for (const ImageInfo &Image : Program->Images)
+        if (std::find(Image.DeviceGlobals.begin(), Image.DeviceGlobals.end(), Record.UniqueId) !=
+            Image.DeviceGlobals.end())
+          Images += (Images.empty() ? "" : ", ") + Image.Name;
+    return Status{PI_ERROR_INVALID_OPERATION,
+                  named(Record) + " has device_image_scope and is in " +
+                      std::to_string(Holding.size()) + " programs on device '" + DeviceTraits.Name +
+                      "' (images " + Images +
+                      "): a copy by host address cannot choose one (invalid)"};
+  }
+  if (Holding.size() == 1) {
+    Remember(Holding.front());
+    return Holding.front();
+  }
+  // None yet: build the program of the first registered image that has the variable in a
+  // format the device takes (through one of its kernels).
+  std::shared_ptr<const detail::RegistrySnapshot> Snapshot = Registry.snapshot();
+  Status LastFailure;
+  bool InSomeImage = false;
+  for (const auto &M : Snapshot->Modules)
+    for (const detail::RegisteredImage &Image : M->Images) {
+      if (Image.Globals.count(Record.UniqueId) == 0)
+        continue;
+      InSomeImage = true;
+      const bool Takes =
+          std::find(DeviceTraits.LinkFormats.begin(), DeviceTraits.LinkFormats.end(),
+                    Image.Info.LinkFormat) != DeviceTraits.LinkFormats.end() ||
+          std::find(DeviceTraits.ImageFormats.begin(), DeviceTraits.ImageFormats.end(),
+                    Image.Info.LinkFormat) != DeviceTraits.ImageFormats.end();
+      if (!Takes || Image.Info.Entries.empty())
+        continue;
+      ProgramRequest Request;
+      Request.Context = Context;
+      Request.Device = Device;
+      Request.Kernel = Image.Info.Entries.front();
+      Request.Module = M->Id;
+      Expected<Program> Built = getOrBuild(Request);
+      if (!Built) {
+        LastFailure = Built.status();
+        continue;
+      }
+      auto Made = detail::Access::built(*Built);
+      if (Made->Globals.count(Record.UniqueId) != 0) {
+        Remember(Made);
+        return Made;
+      }
+    }
+  if (!InSomeImage)
+    return std::shared_ptr<const detail::BuiltProgram>(); // the host instance
+  if (!LastFailure.ok())
+    return Status{LastFailure.Code, named(Record) +
+                                        ": building the program that holds it on "
+                                        "device '" +
+                                        DeviceTraits.Name + "' failed: " + LastFailure.Message};
+  return Status{PI_ERROR_INVALID_OPERATION,
+                named(Record) + " is in registered images, but in none that device '" +
+                    DeviceTraits.Name + "' takes and that has a kernel to build it by"};
+}
+
+Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *HostAddress,
+                           void *Data, size_t Count, size_t Offset, bool ToDevice) {
+  const std::string Prefix = std::string(Function) + ": ";
+  if (Queue == nullptr)
+    return {PI_ERROR_INVALID_QUEUE, Prefix + "the queue is null"};
+  if (HostAddress == nullptr)
+    return {PI_ERROR_INVALID_VALUE, Prefix + "the device global's host address is null"};
+  std::shared_ptr<detail::DeviceGlobalRecord> Record = Globals.find(HostAddress);
+  if (Record == nullptr)
+    return {PI_ERROR_INVALID_VALUE,
+            Prefix + "no device global was added at host address " + hex(HostAddress)};
+  if (Data == nullptr)
+    return {PI_ERROR_INVALID_VALUE, Prefix + named(*Record) + ": the " +
+                                        (ToDevice ? "source" : "destination") + " is null"};
+  if (Offset > Record->Size || Count > Record->Size - Offset)
+    return {PI_ERROR_INVALID_VALUE, Prefix + named(*Record) + ": offset " + std::to_string(Offset) +
+                                        " + " + std::to_string(Count) + " bytes is past its " +
+                                        std::to_string(Record->Size) + " bytes"};
+  if (Count == 0)
+    return {};
+  pi_context Context = nullptr;
+  pi_device Device = nullptr;
+  if (const pi_result Result =
+          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_CONTEXT, sizeof(Context), &Context, nullptr);
+      Result != PI_SUCCESS)
+    return {Result, Prefix + "piQueueGetInfo(PI_QUEUE_INFO_CONTEXT) failed"};
+  if (const pi_result Result =
+          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, sizeof(Device), &Device, nullptr);
+      Result != PI_SUCCESS)
+    return {Result, Prefix + "piQueueGetInfo(PI_QUEUE_INFO_DEVICE) failed"};
+  auto Failed = [&](pi_result Result, const std::string &What) -> Status {
+    char *Message = nullptr;
+    Table.piPluginGetLastError(&Message);
+    return {Result, Prefix + named(*Record) + ": " + What +
+                        " failed: " + (Message == nullptr ? "" : Message)};
+  };
+  if (!Record->ImageScope) {
+    void *Usm = nullptr;
+    {
+      // Warm: the buffer is there.
+      std::shared_lock<std::shared_mutex> Lock(Record->InstancesMutex);
+      for (const auto &Existing : Record->Instances)
+        if (Existing.Context == Context && Existing.Device == Device)
+          Usm = Existing.Usm;
+    }
+    if (Usm == nullptr) {
+      Expected<std::shared_ptr<const detail::DeviceTraits>> DeviceTraits = traits(Device);
+      if (!DeviceTraits)
+        return DeviceTraits.status();
+      Expected<void *> Made = Globals.instance(*Record, Context, Device, **DeviceTraits);
+      if (!Made)
+        return {Made.status().Code, Prefix + Made.status().Message};
+      Usm = *Made;
+    }
+    char *At = static_cast<char *>(Usm) + Offset;
+    if (const pi_result Result =
+            ToDevice
+                ? Table.piextUSMEnqueueMemcpy(Queue, PI_TRUE, At, Data, Count, 0, nullptr, nullptr)
+                : Table.piextUSMEnqueueMemcpy(Queue, PI_TRUE, Data, At, Count, 0, nullptr, nullptr);
+        Result != PI_SUCCESS)
+      return Failed(Result, "piextUSMEnqueueMemcpy");
+    return {};
+  }
+  Expected<std::shared_ptr<const detail::DeviceTraits>> DeviceTraits = traits(Device);
+  if (!DeviceTraits)
+    return DeviceTraits.status();
+  Expected<std::shared_ptr<const detail::BuiltProgram>> Holder =
+      holderOf(*Record, Context, Device, **DeviceTraits);
+  if (!Holder)
+    return {Holder.status().Code, Prefix + Holder.status().Message};
+  if (*Holder == nullptr) {
+    // In no image at all: the host instance holds the value.
+    char *At = static_cast<char *>(const_cast<void *>(HostAddress)) + Offset;
+    if (ToDevice)
+      std::memmove(At, Data, Count);
+    else
+      std::memmove(Data, At, Count);
+    return {};
+  }
+  const DeviceGlobalInfo &Declared = (*Holder)->Globals.at(Record->UniqueId);
+  if (!Declared.DeviceImageScope || Declared.Size != Record->Size)
+    return {PI_ERROR_INVALID_OPERATION,
+            Prefix + named(*Record) + " was added as image scope of " +
+                std::to_string(Record->Size) + " bytes, but its program declares " +
+                (Declared.DeviceImageScope ? "image scope" : "no image scope") + " of " +
+                std::to_string(Declared.Size) + " bytes"};
+  const pi_program Program = (*Holder)->Handle;
+  const pi_result Result =
+      ToDevice
+          ? Table.piextEnqueueDeviceGlobalVariableWrite(Queue, Program, Record->UniqueId.c_str(),
+                                                        PI_TRUE, Count, Offset, Data, 0, nullptr,
+                                                        nullptr)
+          : Table.piextEnqueueDeviceGlobalVariableRead(Queue, Program, Record->UniqueId.c_str(),
+                                                       PI_TRUE, Count, Offset, Data, 0, nullptr,
+                                                       nullptr);
+  if (Result != PI_SUCCESS)
+    return Failed(Result, ToDevice ? "piextEnqueueDeviceGlobalVariableWrite"
+                                   : "piextEnqueueDeviceGlobalVariableRead");
+  return {};
+}
 
 // ---- Program, Kernel ----
 
@@ -304,6 +534,11 @@ Status Runtime::unregisterModule(ModuleId Module) {
               "unregisterModule: module " + std::to_string(Module) + " is not registered"};
     // Released here, outside the cache's lock, unless a Program or Kernel still holds one.
     Self->Cache.forgetModule(Module);
+    // The module's device globals, their USM buffers, and every program that points at
+    // one of those buffers.
+    const std::vector<std::string> Variables = Self->Globals.removeOwnedBy(Module);
+    if (!Variables.empty())
+      Self->Cache.forgetDeclaring(Variables);
     return {};
   });
 }
@@ -311,6 +546,7 @@ Status Runtime::unregisterModule(ModuleId Module) {
 void Runtime::forgetContext(pi_context Context) {
   try {
     Self->Cache.forgetContext(Context); // released here unless still held elsewhere
+    Self->Globals.forgetContext(Context);
   } catch (...) { // NOLINT(bugprone-empty-catch): out of memory while collecting: nothing dropped
   }
 }
@@ -381,6 +617,80 @@ CacheStats Runtime::cacheStats() const {
   Stats.PersistentStores = Self->PersistentStores.load();
   Stats.PersistentRejected = Self->PersistentRejected.load();
   Stats.Programs = Self->Cache.programCount();
+  return Stats;
+}
+
+Status Runtime::addDeviceGlobal(const void *HostAddress, const std::string &UniqueId, size_t Size,
+                                bool DeviceImageScope, ModuleId Owner) {
+  return guarded("addDeviceGlobal", [&]() -> Status {
+    if (Owner != 0 && Self->Registry.snapshot()->find(Owner) == nullptr)
+      return {PI_ERROR_INVALID_VALUE, "addDeviceGlobal: module " + std::to_string(Owner) +
+                                          " (the owner of device global '" + UniqueId +
+                                          "') is not registered"};
+    // Builds wait; programs cached before now get the variable's usmptr here.
+    std::unique_lock<std::shared_mutex> Patching(Self->Globals.patchLock());
+    Expected<std::shared_ptr<detail::DeviceGlobalRecord>> Added =
+        Self->Globals.add(HostAddress, UniqueId, Size, DeviceImageScope, Owner);
+    if (!Added)
+      return Added.status();
+    for (const auto &Program : Self->Cache.programsOn(nullptr, nullptr)) {
+      if (Program->Globals.count(UniqueId) == 0)
+        continue;
+      Expected<std::shared_ptr<const detail::DeviceTraits>> Traits = Self->traits(Program->Device);
+      Status Patched = Traits ? Self->Globals.patch(*Program, **Traits, UniqueId) : Traits.status();
+      if (!Patched.ok()) {
+        Self->Globals.remove(*Added); // nothing changes
+        return {Patched.Code, "addDeviceGlobal: " + Patched.Message};
+      }
+    }
+    return {};
+  });
+}
+
+Status Runtime::copyToDeviceGlobal(pi_queue Queue, const void *HostAddress, const void *Src,
+                                   size_t Count, size_t Offset) {
+  return guarded("copyToDeviceGlobal", [&] {
+    return Self->copy("copyToDeviceGlobal", Queue, HostAddress, const_cast<void *>(Src), Count,
+                      Offset, true);
+  });
+}
+
+Status Runtime::copyFromDeviceGlobal(pi_queue Queue, const void *HostAddress, void *Dst,
+                                     size_t Count, size_t Offset) {
+  return guarded("copyFromDeviceGlobal", [&] {
+    return Self->copy("copyFromDeviceGlobal", Queue, HostAddress, Dst, Count, Offset, false);
+  });
+}
+
+Expected<void *> Runtime::deviceGlobalAddress(pi_context Context, pi_device Device,
+                                              const void *HostAddress) {
+  return guarded("deviceGlobalAddress", [&]() -> Expected<void *> {
+    if (Context == nullptr || Device == nullptr)
+      return Status{PI_ERROR_INVALID_VALUE, std::string("deviceGlobalAddress: the ") +
+                                                (Context == nullptr ? "context" : "device") +
+                                                " is null"};
+    std::shared_ptr<detail::DeviceGlobalRecord> Record = Self->Globals.find(HostAddress);
+    if (Record == nullptr)
+      return Status{PI_ERROR_INVALID_VALUE,
+                    "deviceGlobalAddress: no device global was added at host address " +
+                        hex(HostAddress)};
+    if (Record->ImageScope)
+      return Status{PI_ERROR_INVALID_OPERATION,
+                    "deviceGlobalAddress: " + named(*Record) +
+                        " has device_image_scope: its value is in a program, not in USM"};
+    Expected<std::shared_ptr<const detail::DeviceTraits>> Traits = Self->traits(Device);
+    if (!Traits)
+      return Traits.status();
+    return Self->Globals.instance(*Record, Context, Device, **Traits);
+  });
+}
+
+DeviceGlobalStats Runtime::deviceGlobalStats() const {
+  DeviceGlobalStats Stats;
+  Stats.Variables = Self->Globals.size();
+  Stats.UsmAllocations = Self->Globals.allocations();
+  Stats.UsmFrees = Self->Globals.frees();
+  Stats.Patches = Self->Globals.patches();
   return Stats;
 }
 

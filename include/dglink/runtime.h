@@ -178,6 +178,14 @@ struct CacheStats {
   size_t Programs = 0;             // programs the cache holds now
 };
 
+// What the device-global database did so far (docs/runtime.md).
+struct DeviceGlobalStats {
+  size_t Variables = 0;        // added and not removed
+  uint64_t UsmAllocations = 0; // USM buffers of shared variables (one per context and device)
+  uint64_t UsmFrees = 0;
+  uint64_t Patches = 0; // usmptr writes into programs
+};
+
 class DGLINK_RUNTIME_API Runtime {
 public:
   // Over the dispatch layer (libdglink_pi), the persistent cache as the environment says.
@@ -223,6 +231,35 @@ public:
   Expected<Kernel> createKernel(const ProgramRequest &Request);
 
   CacheStats cacheStats() const;
+
+  // ---- The device-global database (the device-global design's device_global_map) ----
+  // What the integration footer's device_global_map::add() tells the runtime about a
+  // device global: its host address, unique id, the size of its value (sizeof(T)) and
+  // device_image_scope. A variable without device_image_scope holds a usmptr on the
+  // device (dglink/device_global.h): the runtime gives it one zero-filled USM buffer per
+  // context and device and writes the buffer's address into every program that contains
+  // it, right after the program is built (programs already cached are patched now).
+  // Owner: the module whose unregisterModule removes the variable and frees its buffers
+  // (0: the runtime's lifetime). PI_ERROR_INVALID_VALUE for a null address, an empty id,
+  // size 0, or an address or id already added.
+  Status addDeviceGlobal(const void *HostAddress, const std::string &UniqueId, size_t Size,
+                         bool DeviceImageScope, ModuleId Owner = 0);
+  // queue.memcpy to and from a device global, by host address: Count bytes at Offset,
+  // blocking. Shared variables: the USM buffer of the queue's device (allocated on first
+  // use). Image-scope ones: the one cached program of the queue's device that holds the
+  // variable (built now from the registered images when there is none; the host
+  // instance at HostAddress when no image has the variable). Errors name the variable:
+  // PI_ERROR_INVALID_VALUE for an address never added, a null pointer, Offset + Count past
+  // the size; PI_ERROR_INVALID_OPERATION for an image-scope variable in more than one
+  // program of the device (the design's errc::invalid), or shared on a device without USM.
+  Status copyToDeviceGlobal(pi_queue Queue, const void *HostAddress, const void *Src, size_t Count,
+                            size_t Offset = 0);
+  Status copyFromDeviceGlobal(pi_queue Queue, const void *HostAddress, void *Dst, size_t Count,
+                              size_t Offset = 0);
+  // The USM buffer of a shared variable on Device in Context (allocated on first use).
+  Expected<void *> deviceGlobalAddress(pi_context Context, pi_device Device,
+                                       const void *HostAddress);
+  DeviceGlobalStats deviceGlobalStats() const;
 
 private:
   struct Impl;

@@ -13,6 +13,8 @@ void PiCallCounts::reset() {
   Builds = 0;
   Links = 0;
   Releases = 0;
+  UsmAllocations = 0;
+  UsmFrees = 0;
 }
 
 PiCallCounts &piCalls() {
@@ -56,6 +58,19 @@ pi_result countRelease(pi_program Program) {
   return piProgramRelease(Program);
 }
 
+pi_result countUsmAlloc(void **Result, pi_context Context, pi_device Device,
+                        const pi_usm_mem_properties *Properties, size_t Size, pi_uint32 Alignment) {
+  const pi_result Made = piextUSMDeviceAlloc(Result, Context, Device, Properties, Size, Alignment);
+  if (Made == PI_SUCCESS)
+    ++piCalls().UsmAllocations;
+  return Made;
+}
+
+pi_result countUsmFree(pi_context Context, void *Pointer) {
+  ++piCalls().UsmFrees;
+  return piextUSMFree(Context, Pointer);
+}
+
 } // namespace
 
 const pi_plugin_functions &countingTable() {
@@ -69,6 +84,8 @@ const pi_plugin_functions &countingTable() {
     Functions.piProgramBuild = countBuild;
     Functions.piProgramLink = countLink;
     Functions.piProgramRelease = countRelease;
+    Functions.piextUSMDeviceAlloc = countUsmAlloc;
+    Functions.piextUSMFree = countUsmFree;
     return Functions;
   }();
   return Table;

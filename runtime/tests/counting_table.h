@@ -12,11 +12,13 @@
 namespace dglink::runtime::testing {
 
 struct PiCallCounts {
-  std::atomic<int> Creates{0};  // piextProgramCreateWithImage
-  std::atomic<int> Compiles{0}; // piProgramCompile
-  std::atomic<int> Builds{0};   // piProgramBuild
-  std::atomic<int> Links{0};    // piProgramLink
-  std::atomic<int> Releases{0}; // piProgramRelease
+  std::atomic<int> Creates{0};        // piextProgramCreateWithImage
+  std::atomic<int> Compiles{0};       // piProgramCompile
+  std::atomic<int> Builds{0};         // piProgramBuild
+  std::atomic<int> Links{0};          // piProgramLink
+  std::atomic<int> Releases{0};       // piProgramRelease
+  std::atomic<int> UsmAllocations{0}; // piextUSMDeviceAlloc that succeeded
+  std::atomic<int> UsmFrees{0};       // piextUSMFree
   void reset();
 };
 

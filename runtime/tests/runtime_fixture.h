@@ -15,11 +15,16 @@
 
 namespace dglink::runtime {
 
-class RuntimeDeviceTest : public conformance::LinkTest {
+// Base: conformance::LinkTest (the device links a format the suite has images of), or
+// conformance::BuiltProgramTest (it builds one).
+template <typename Base> class RuntimeTestOn : public Base {
 protected:
+  using Base::Context;
+  using Base::Device;
+  using Base::runOnBuffer;
   void SetUp() override {
-    LinkTest::SetUp();
-    if (HasFatalFailure() || IsSkipped())
+    Base::SetUp();
+    if (this->HasFatalFailure() || this->IsSkipped())
       return;
     if (testing::conformanceBundle("link_caller").Data == nullptr)
       GTEST_SKIP() << "the conformance suite was built without device code (no shim), so "
@@ -29,7 +34,7 @@ protected:
   }
   void TearDown() override {
     Rt.reset(); // its programs go before the context does
-    LinkTest::TearDown();
+    Base::TearDown();
   }
 
   // One of the conformance suite's embedded bundles, registered from its bytes.
@@ -69,6 +74,11 @@ protected:
 
   std::unique_ptr<Runtime> Rt;
 };
+
+// Scenarios that link (the runtime's collection and caches).
+class RuntimeDeviceTest : public RuntimeTestOn<conformance::LinkTest> {};
+// Scenarios that only build (the device-global database).
+class RuntimeBuildTest : public RuntimeTestOn<conformance::BuiltProgramTest> {};
 
 // registerTestBundle in a test body, returning from the test where it skipped.
 #define DGLINK_REGISTER_TEST_BUNDLE(Name, Out)                                                     \

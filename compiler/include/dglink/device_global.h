@@ -22,4 +22,30 @@
 // A device global shared by every image, readable and writable by the host.
 #define DGLINK_DEVICE_GLOBAL(UniqueId) DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 0, read_write)
 
+// The layout of the device-global design (shared/seeds/device-global-design.md), which
+// the runtime's device-global database (docs/runtime.md) works with:
+//  - a variable WITHOUT device_image_scope holds only a pointer to its value (usmptr);
+//    the runtime allocates one zero-filled USM buffer per device and writes its address
+//    into the usmptr of every program that contains the variable, so that every
+//    program on a device shares one value. Its device instance is 8 bytes; the size of
+//    the value is what the host registers (Runtime::addDeviceGlobal).
+//  - a variable WITH device_image_scope holds the value itself, one per program.
+//
+//   DGLINK_SHARED_DEVICE_GLOBAL(int, counter, "counter_uid");
+//   DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(int, limit, "limit_uid");
+//   kernel void k(void) { DGLINK_SHARED(counter) += DGLINK_IMAGE_SCOPE(limit); }
+// Element I of a shared array: DGLINK_SHARED_ELEMENT(table, I); of an image-scope one
+// (DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL_ARRAY(int, 16, table, "table_uid")):
+// DGLINK_IMAGE_SCOPE(table)[I].
+#define DGLINK_SHARED_DEVICE_GLOBAL(Type, Name, UniqueId)                                         \
+  DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 0, read_write)                                         \
+  global struct { global Type *usmptr; } Name
+#define DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(Type, Name, UniqueId)                                    \
+  DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 1, read_write) global struct { Type val; } Name
+#define DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL_ARRAY(Type, Count, Name, UniqueId)                       \
+  DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 1, read_write) global struct { Type val[Count]; } Name
+#define DGLINK_SHARED(Name) (*(Name).usmptr)
+#define DGLINK_SHARED_ELEMENT(Name, Index) ((Name).usmptr[Index])
+#define DGLINK_IMAGE_SCOPE(Name) ((Name).val)
+
 #endif
