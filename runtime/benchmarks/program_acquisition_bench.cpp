@@ -6,8 +6,8 @@
 // link pair (link_caller importing link_callee from another module). Each call is timed
 // on its own; the counter median_us is the median. The drivers' own caches of compiled
 // code are off (POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1) unless the caller set them.
+#include "bench_devices.h"
 #include "dglink_timing.h"
-#include "embedded_images.h"
 
 #include <dglink/pi.h>
 #include <dglink/runtime.h>
@@ -33,58 +33,15 @@ namespace {
 using namespace dglink::runtime;
 using dglink::bench::Clock;
 
-struct Device {
-  pi_device Handle = nullptr;
-  pi_context Context = nullptr;
-  std::string Name;
-};
+using dglink::bench::bundle;
+using dglink::bench::Device;
+using dglink::bench::dispatchTable;
 
-std::string deviceString(pi_device Device, pi_device_info Name) {
-  size_t Size = 0;
-  if (piDeviceGetInfo(Device, Name, 0, nullptr, &Size) != PI_SUCCESS || Size == 0)
-    return "";
-  std::string Value(Size, '\0');
-  piDeviceGetInfo(Device, Name, Size, Value.data(), nullptr);
-  Value.resize(Value.find('\0'));
-  return Value;
-}
-
-// Every device that links and runs kernels, with a context of its own.
+// Every device that links and runs kernels.
 std::vector<Device> devices() {
-  std::vector<Device> Found;
-  pi_uint32 NumPlatforms = 0;
-  if (piPlatformsGet(0, nullptr, &NumPlatforms) != PI_SUCCESS || NumPlatforms == 0)
-    return Found;
-  std::vector<pi_platform> Platforms(NumPlatforms);
-  piPlatformsGet(NumPlatforms, Platforms.data(), nullptr);
-  for (pi_platform Platform : Platforms) {
-    pi_uint32 NumDevices = 0;
-    if (piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices) != PI_SUCCESS)
-      continue;
-    std::vector<pi_device> Handles(NumDevices);
-    piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, NumDevices, Handles.data(), nullptr);
-    for (pi_device Handle : Handles) {
-      pi_bool Executes = PI_FALSE;
-      piDeviceGetInfo(Handle, PI_EXT_DEVICE_INFO_EXECUTES_KERNELS, sizeof(Executes), &Executes,
-                      nullptr);
-      if (Executes == PI_FALSE || deviceString(Handle, PI_EXT_DEVICE_INFO_LINK_FORMATS).empty())
-        continue;
-      Device Entry;
-      Entry.Handle = Handle;
-      Entry.Name = deviceString(Handle, PI_EXT_DEVICE_INFO_BACKEND_NAME) + ":" +
-                   deviceString(Handle, PI_DEVICE_INFO_NAME);
-      if (piContextCreate(nullptr, 1, &Handle, &Entry.Context) == PI_SUCCESS)
-        Found.push_back(Entry);
-    }
-  }
-  return Found;
-}
-
-const dglink::conformance::EmbeddedBundle *bundle(const std::string &Name) {
-  for (size_t I = 0; I < dglink::conformance::NumEmbeddedBundles; ++I)
-    if (Name == dglink::conformance::EmbeddedBundles[I].Name)
-      return &dglink::conformance::EmbeddedBundles[I];
-  return nullptr;
+  return dglink::bench::devicesWhere([](pi_device Handle) {
+    return !dglink::bench::deviceString(Handle, PI_EXT_DEVICE_INFO_LINK_FORMATS).empty();
+  });
 }
 
 bool registerLinkPair(Runtime &Target) {
@@ -109,14 +66,6 @@ PersistentCacheSettings cacheIn(const std::string &Directory) {
   Settings.Enabled = !Directory.empty();
   Settings.Directory = Directory;
   return Settings;
-}
-
-pi_plugin_functions dispatchTable() {
-  pi_plugin_functions Table{};
-#define DGLINK_BENCH_TABLE_ENTRY(Name, Ret, Params) Table.Name = &::Name;
-  PI_ENTRY_POINTS(DGLINK_BENCH_TABLE_ENTRY)
-#undef DGLINK_BENCH_TABLE_ENTRY
-  return Table;
 }
 
 void report(benchmark::State &State, std::vector<double> &Samples) {
