@@ -175,8 +175,7 @@ struct Runtime::Impl {
   }
 
   Expected<std::shared_ptr<const detail::BuiltProgram>>
-  holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device,
-           const detail::DeviceTraits &DeviceTraits);
+  holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device);
   Status copy(const char *Function, pi_queue Queue, const void *HostAddress, void *Data,
               size_t Count, size_t Offset, bool ToDevice);
 
@@ -258,8 +257,7 @@ std::string named(const detail::DeviceGlobalRecord &Record) {
 } // namespace
 
 Expected<std::shared_ptr<const detail::BuiltProgram>>
-Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device,
-                        const detail::DeviceTraits &DeviceTraits) {
+Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, pi_device Device) {
   const uint64_t Generation = Cache.generation();
   {
     std::lock_guard<std::mutex> Lock(Record.HoldersMutex);
@@ -268,6 +266,10 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
         if (auto Program = Holder.Program.lock())
           return Program;
   }
+  Expected<std::shared_ptr<const detail::DeviceTraits>> Queried = traits(Device);
+  if (!Queried)
+    return Queried.status();
+  const detail::DeviceTraits &DeviceTraits = **Queried;
   auto Remember = [&](const std::shared_ptr<const detail::BuiltProgram> &Program) {
     std::lock_guard<std::mutex> Lock(Record.HoldersMutex);
     Record.Holders.erase(std::remove_if(Record.Holders.begin(), Record.Holders.end(),
@@ -346,22 +348,24 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
 
 Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *HostAddress,
                            void *Data, size_t Count, size_t Offset, bool ToDevice) {
-  const std::string Prefix = std::string(Function) + ": ";
+  // Messages are made on the way out only: a warm copy allocates nothing.
+  auto Prefix = [Function] { return std::string(Function) + ": "; };
   if (Queue == nullptr)
-    return {PI_ERROR_INVALID_QUEUE, Prefix + "the queue is null"};
+    return {PI_ERROR_INVALID_QUEUE, Prefix() + "the queue is null"};
   if (HostAddress == nullptr)
-    return {PI_ERROR_INVALID_VALUE, Prefix + "the device global's host address is null"};
+    return {PI_ERROR_INVALID_VALUE, Prefix() + "the device global's host address is null"};
   std::shared_ptr<detail::DeviceGlobalRecord> Record = Globals.find(HostAddress);
   if (Record == nullptr)
     return {PI_ERROR_INVALID_VALUE,
-            Prefix + "no device global was added at host address " + hex(HostAddress)};
+            Prefix() + "no device global was added at host address " + hex(HostAddress)};
   if (Data == nullptr)
-    return {PI_ERROR_INVALID_VALUE, Prefix + named(*Record) + ": the " +
+    return {PI_ERROR_INVALID_VALUE, Prefix() + named(*Record) + ": the " +
                                         (ToDevice ? "source" : "destination") + " is null"};
   if (Offset > Record->Size || Count > Record->Size - Offset)
-    return {PI_ERROR_INVALID_VALUE, Prefix + named(*Record) + ": offset " + std::to_string(Offset) +
-                                        " + " + std::to_string(Count) + " bytes is past its " +
-                                        std::to_string(Record->Size) + " bytes"};
+    return {PI_ERROR_INVALID_VALUE, Prefix() + named(*Record) + ": offset " +
+                                        std::to_string(Offset) + " + " + std::to_string(Count) +
+                                        " bytes is past its " + std::to_string(Record->Size) +
+                                        " bytes"};
   if (Count == 0)
     return {};
   pi_context Context = nullptr;
@@ -369,15 +373,15 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
   if (const pi_result Result =
           Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_CONTEXT, sizeof(Context), &Context, nullptr);
       Result != PI_SUCCESS)
-    return {Result, Prefix + "piQueueGetInfo(PI_QUEUE_INFO_CONTEXT) failed"};
+    return {Result, Prefix() + "piQueueGetInfo(PI_QUEUE_INFO_CONTEXT) failed"};
   if (const pi_result Result =
           Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, sizeof(Device), &Device, nullptr);
       Result != PI_SUCCESS)
-    return {Result, Prefix + "piQueueGetInfo(PI_QUEUE_INFO_DEVICE) failed"};
+    return {Result, Prefix() + "piQueueGetInfo(PI_QUEUE_INFO_DEVICE) failed"};
   auto Failed = [&](pi_result Result, const std::string &What) -> Status {
     char *Message = nullptr;
     Table.piPluginGetLastError(&Message);
-    return {Result, Prefix + named(*Record) + ": " + What +
+    return {Result, Prefix() + named(*Record) + ": " + What +
                         " failed: " + (Message == nullptr ? "" : Message)};
   };
   if (!Record->ImageScope) {
@@ -395,7 +399,7 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
         return DeviceTraits.status();
       Expected<void *> Made = Globals.instance(*Record, Context, Device, **DeviceTraits);
       if (!Made)
-        return {Made.status().Code, Prefix + Made.status().Message};
+        return {Made.status().Code, Prefix() + Made.status().Message};
       Usm = *Made;
     }
     char *At = static_cast<char *>(Usm) + Offset;
@@ -407,13 +411,9 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
       return Failed(Result, "piextUSMEnqueueMemcpy");
     return {};
   }
-  Expected<std::shared_ptr<const detail::DeviceTraits>> DeviceTraits = traits(Device);
-  if (!DeviceTraits)
-    return DeviceTraits.status();
-  Expected<std::shared_ptr<const detail::BuiltProgram>> Holder =
-      holderOf(*Record, Context, Device, **DeviceTraits);
+  Expected<std::shared_ptr<const detail::BuiltProgram>> Holder = holderOf(*Record, Context, Device);
   if (!Holder)
-    return {Holder.status().Code, Prefix + Holder.status().Message};
+    return {Holder.status().Code, Prefix() + Holder.status().Message};
   if (*Holder == nullptr) {
     // In no image at all: the host instance holds the value.
     char *At = static_cast<char *>(const_cast<void *>(HostAddress)) + Offset;
@@ -423,10 +423,10 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
       std::memmove(Data, At, Count);
     return {};
   }
-  const DeviceGlobalInfo &Declared = (*Holder)->Globals.at(Record->UniqueId);
+  const DeviceGlobalInfo &Declared = (*Holder)->Globals.find(Record->UniqueId)->second;
   if (!Declared.DeviceImageScope || Declared.Size != Record->Size)
     return {PI_ERROR_INVALID_OPERATION,
-            Prefix + named(*Record) + " was added as image scope of " +
+            Prefix() + named(*Record) + " was added as image scope of " +
                 std::to_string(Record->Size) + " bytes, but its program declares " +
                 (Declared.DeviceImageScope ? "image scope" : "no image scope") + " of " +
                 std::to_string(Declared.Size) + " bytes"};

@@ -1,6 +1,6 @@
 // What the runtime's device-global database costs, per device: a copy by host address
-// (Runtime::copyTo/FromDeviceGlobal) against the same copy made directly — the USM copy
-// (piextUSMEnqueueMemcpy) for a shared variable, the adapter's by-name copy
+// (Runtime::copyTo/FromDeviceGlobal) against the same copy made directly, timed in pairs — the USM
+// copy (piextUSMEnqueueMemcpy) for a shared variable, the adapter's by-name copy
 // (piextEnqueueDeviceGlobalVariableRead/Write) for an image-scope one — at 4 B and 64 KiB,
 // all blocking, on a warm variable; and a variable's first access (USM allocation and
 // zero fill, and the usmptr patch of a cached program) against the warm copy. The
@@ -89,30 +89,66 @@ std::unique_ptr<Setup> prepare(const Device &On) {
   return S;
 }
 
-void runtimeCopy(benchmark::State &State, Setup &S, bool Shared, bool Write, size_t Bytes) {
+// The runtime's copy and the direct copy of the same bytes, in pairs (alternating which
+// goes first, so that neither always finds the device warmer): runtime_median_us,
+// direct_median_us, and added_median_us, the median of the pairs' differences.
+void pairedCopy(benchmark::State &State, Setup &S, bool Shared, bool Write, size_t Bytes) {
   const void *Variable = Shared ? S.HostShared.data() : S.HostScoped.data();
-  dglink::bench::timeEachCall(State, Bytes, [&] {
+  const pi_program Program = S.Built.get();
+  auto ThroughRuntime = [&] {
     const Status Done = Write ? S.Rt->copyToDeviceGlobal(S.Queue, Variable, S.Data.data(), Bytes)
                               : S.Rt->copyFromDeviceGlobal(S.Queue, Variable, S.Data.data(), Bytes);
-    return static_cast<int>(Done.Code);
-  });
-}
-
-void directCopy(benchmark::State &State, Setup &S, bool Shared, bool Write, size_t Bytes) {
-  const pi_program Program = S.Built.get();
-  dglink::bench::timeEachCall(State, Bytes, [&] {
+    return Done.Code;
+  };
+  auto Direct = [&] {
     if (Shared)
-      return static_cast<int>(Write
-                                  ? piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.SharedUsm,
-                                                          S.Data.data(), Bytes, 0, nullptr, nullptr)
-                                  : piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.Data.data(),
-                                                          S.SharedUsm, Bytes, 0, nullptr, nullptr));
-    return static_cast<int>(
-        Write ? piextEnqueueDeviceGlobalVariableWrite(S.Queue, Program, ScopedId, PI_TRUE, Bytes, 0,
-                                                      S.Data.data(), 0, nullptr, nullptr)
-              : piextEnqueueDeviceGlobalVariableRead(S.Queue, Program, ScopedId, PI_TRUE, Bytes, 0,
-                                                     S.Data.data(), 0, nullptr, nullptr));
-  });
+      return Write ? piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.SharedUsm, S.Data.data(), Bytes, 0,
+                                           nullptr, nullptr)
+                   : piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.Data.data(), S.SharedUsm, Bytes, 0,
+                                           nullptr, nullptr);
+    return Write ? piextEnqueueDeviceGlobalVariableWrite(S.Queue, Program, ScopedId, PI_TRUE, Bytes,
+                                                         0, S.Data.data(), 0, nullptr, nullptr)
+                 : piextEnqueueDeviceGlobalVariableRead(S.Queue, Program, ScopedId, PI_TRUE, Bytes,
+                                                        0, S.Data.data(), 0, nullptr, nullptr);
+  };
+  auto Timed = [](const auto &Call, double &Seconds) {
+    const auto Begin = Clock::now();
+    const pi_result Result = Call();
+    Seconds = dglink::bench::seconds(Begin, Clock::now());
+    return Result;
+  };
+  double Ignored = 0;
+  for (int I = 0; I < 20; ++I)
+    if (Timed(ThroughRuntime, Ignored) != PI_SUCCESS || Timed(Direct, Ignored) != PI_SUCCESS) {
+      State.SkipWithError("a warm-up copy failed");
+      return;
+    }
+  std::vector<double> RuntimeUs, DirectUs, AddedUs;
+  bool RuntimeFirst = true;
+  for (auto _ : State) {
+    double R = 0, D = 0;
+    pi_result First = PI_SUCCESS, Second = PI_SUCCESS;
+    if (RuntimeFirst) {
+      First = Timed(ThroughRuntime, R);
+      Second = Timed(Direct, D);
+    } else {
+      First = Timed(Direct, D);
+      Second = Timed(ThroughRuntime, R);
+    }
+    RuntimeFirst = !RuntimeFirst;
+    if (First != PI_SUCCESS || Second != PI_SUCCESS) {
+      State.SkipWithError("a copy failed");
+      return;
+    }
+    State.SetIterationTime(R);
+    RuntimeUs.push_back(R * 1e6);
+    DirectUs.push_back(D * 1e6);
+    AddedUs.push_back((R - D) * 1e6);
+  }
+  State.counters["runtime_median_us"] = dglink::bench::median(RuntimeUs);
+  State.counters["direct_median_us"] = dglink::bench::median(DirectUs);
+  State.counters["added_median_us"] = dglink::bench::median(AddedUs);
+  State.SetBytesProcessed(static_cast<int64_t>(State.iterations()) * static_cast<int64_t>(Bytes));
 }
 
 // A fresh Runtime per call. PatchCachedProgram false: the first 4 B copy to a variable
@@ -182,12 +218,11 @@ int main(int Argc, char **Argv) {
           const std::string Tail = std::string(Shared ? "Shared" : "ImageScope") + "/" +
                                    (Write ? "Write" : "Read") + "/" + std::to_string(Bytes) + "/" +
                                    On.Name;
-          benchmark::RegisterBenchmark(("Runtime/" + Tail).c_str(), [=](benchmark::State &State) {
-            runtimeCopy(State, *S, Shared, Write, Bytes);
-          })->UseManualTime();
-          benchmark::RegisterBenchmark(("Direct/" + Tail).c_str(), [=](benchmark::State &State) {
-            directCopy(State, *S, Shared, Write, Bytes);
-          })->UseManualTime();
+          benchmark::RegisterBenchmark(
+              ("RuntimeVsDirect/" + Tail).c_str(),
+              [=](benchmark::State &State) { pairedCopy(State, *S, Shared, Write, Bytes); })
+              ->Iterations(2000)
+              ->UseManualTime();
         }
     benchmark::RegisterBenchmark(("FirstCopyShared/" + On.Name).c_str(),
                                  [&On](benchmark::State &State) { firstAccess(State, On, false); })
