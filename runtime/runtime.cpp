@@ -371,11 +371,11 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
   pi_context Context = nullptr;
   pi_device Device = nullptr;
   if (const pi_result Result =
-          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_CONTEXT, sizeof(Context), &Context, nullptr);
+          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_CONTEXT, sizeof(pi_context), &Context, nullptr);
       Result != PI_SUCCESS)
     return {Result, Prefix() + "piQueueGetInfo(PI_QUEUE_INFO_CONTEXT) failed"};
   if (const pi_result Result =
-          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, sizeof(Device), &Device, nullptr);
+          Table.piQueueGetInfo(Queue, PI_QUEUE_INFO_DEVICE, sizeof(pi_device), &Device, nullptr);
       Result != PI_SUCCESS)
     return {Result, Prefix() + "piQueueGetInfo(PI_QUEUE_INFO_DEVICE) failed"};
   auto Failed = [&](pi_result Result, const std::string &What) -> Status {

@@ -24,7 +24,7 @@ using namespace dglink::runtime;
 using dglink::bench::Clock;
 using dglink::bench::Device;
 
-constexpr size_t BigBytes = 64 * 1024;
+constexpr size_t BigBytes = size_t(64) * 1024;
 constexpr const char *SharedId = "db_big_shared_uid";
 constexpr const char *ScopedId = "db_big_scoped_uid";
 
