@@ -6,6 +6,8 @@
 //   UpdateDevice/usm_memcpy/<bytes>    piextUSMEnqueueMemcpy to a device allocation of the
 //                                      same size (devices with USM)
 //   UpdateDevice/buffer_write/<bytes>  piEnqueueMemBufferWrite to a buffer of the same size
+//   ApiChecks/symbol                   a copy of no element: the API's own work (checks, the
+//                                      remembered device size) without the PI call
 // The last two are the closest driver-level copies through PI (the copy the adapter makes
 // of a device global is one of them, to the variable's address or storage buffer). Every
 // copy is blocking. Each call is timed on its own; the counter median_us is the median
@@ -175,6 +177,12 @@ int code(const Status &Done) { return Done.ok() ? 0 : static_cast<int>(Done.Code
 void registerDevice(Device &D) {
   using dglink::bench::add;
   using dglink::bench::timeEachCall;
+  // What the API adds to a write: a copy of no element runs every check (the range, the
+  // remembered size of the device instance) and calls nothing.
+  add("ApiChecks/symbol/" + D.Name, 20000, [&D](benchmark::State &State) {
+    timeEachCall(State, 0,
+                 [&D] { return code(D.LargeBound->copy_to_symbol(Large, Large.host(), 0, 0)); });
+  });
   for (const size_t Bytes : {sizeof(int32_t), LargeBytes}) {
     const bool IsSmall = Bytes == sizeof(int32_t);
     const int Iterations = IsSmall ? 2000 : 200;

@@ -373,6 +373,7 @@ TEST_P(Symbols, TwoProgramsOfOneModuleHoldTwoInstances) {
 TEST_P(Symbols, SixteenThreadsCopyAtOnce) {
   ASSERT_TRUE(Q->fill(GVArray, -1).ok());
   constexpr int Threads = 16, Rounds = 25;
+  constexpr size_t Written = size_t(Threads) * 2; // elements [0, 32): two per thread
   std::atomic<int> Mismatches{0};
   std::mutex FirstMutex;
   std::string First;
@@ -383,6 +384,7 @@ TEST_P(Symbols, SixteenThreadsCopyAtOnce) {
       First = What;
   };
   std::vector<std::thread> Workers;
+  Workers.reserve(Threads);
   for (int T = 0; T < Threads; ++T)
     Workers.emplace_back([&, T] {
       std::unique_ptr<SymbolQueue> Own;
@@ -410,7 +412,7 @@ TEST_P(Symbols, SixteenThreadsCopyAtOnce) {
   ASSERT_NO_FATAL_FAILURE(deviceArray(*Q, Back));
   for (size_t I = 0; I < ArrayLength; ++I) {
     const int32_t T = int32_t(I / 2);
-    const int32_t Expected = I < 2 * Threads ? T * 1000 + (Rounds - 1) * 2 + int32_t(I % 2) : -1;
+    const int32_t Expected = I < Written ? T * 1000 + (Rounds - 1) * 2 + int32_t(I % 2) : -1;
     EXPECT_EQ(Back[I], Expected) << "element " << I;
   }
 }
