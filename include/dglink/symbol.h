@@ -23,6 +23,8 @@
 
 namespace dglink::runtime {
 
+class SymbolQueue;
+
 namespace detail {
 
 // What the non-template code needs of a symbol: its name, its host value and its shape.
@@ -84,9 +86,10 @@ public:
   const std::string &unique_id() const { return Id; }
   static constexpr size_t size_bytes() { return sizeof(T); }
 
+private:
+  friend class SymbolQueue;
   detail::SymbolView view() { return {&Id, &Value, sizeof(T), 1}; }
 
-private:
   std::string Id;
   T Value;
 };
@@ -135,9 +138,10 @@ public:
   static constexpr size_t size() { return N; }
   static constexpr size_t size_bytes() { return sizeof(T) * N; }
 
+private:
+  friend class SymbolQueue;
   detail::SymbolView view() { return {&Id, Values, sizeof(T), N}; }
 
-private:
   std::string Id;
   T Values[N]; // NOLINT: the C array is the symbol's type
 };
