@@ -2,6 +2,7 @@
 option(DGLINK_WARNINGS_AS_ERRORS "Treat compiler warnings as errors (CI)" OFF)
 option(DGLINK_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(DGLINK_BUILD_BENCHMARKS "Build the Google Benchmark programs" ON)
+option(DGLINK_BUILD_EXAMPLES "Build the examples (examples/) and run them under ctest" ON)
 option(DGLINK_ENABLE_OPENCL "Build the OpenCL adapter when its SDK is found" ON)
 option(DGLINK_ENABLE_CUDA "Build the CUDA adapter when the CUDA headers are found" ON)
 

@@ -10,7 +10,9 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  examples
   include/dglink/runtime.h
+  include/dglink/symbol.h
   runtime
 )
 status=0

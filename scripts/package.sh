@@ -30,6 +30,12 @@ for t in "$build"/bin/*; do
     cp -a "$t" "$out/tests/" ;;
   esac
 done
+# The examples (examples/), with the bundles they load from beside themselves.
+for e in "$build"/bin/dglink_example_* "$build"/bin/*.bundle; do
+  [ -f "$e" ] || continue
+  mkdir -p "$out/examples"
+  cp -a "$e" "$out/examples/"
+done
 # The OpenCL adapter tests read their device code from files (run.sh points them here).
 if [ -d "$build/adapters/opencl/tests/device_code" ]; then
   cp -a "$build/adapters/opencl/tests/device_code" "$out/tests/opencl_device_code"
@@ -44,7 +50,7 @@ fi
 # Libraries from Debian that an Ubuntu GPU host may not have (glibc, libstdc++,
 # the OpenCL ICD loader and GPU drivers are expected there and not bundled).
 bundle='libgtest|libgmock|libbenchmark|libspdlog|libfmt|libze_loader|libamdhip64'
-for f in "$out"/bin/* "$out"/tests/* "$out"/lib/*.so*; do
+for f in "$out"/bin/* "$out"/tests/* "$out"/examples/* "$out"/lib/*.so*; do
   [ -f "$f" ] || continue
   ldd "$f" 2>/dev/null | awk '/=> \//{print $3}' | grep -E "/($bundle)[^/]*$" || true
 done | sort -u | while read -r lib; do cp -aL "$lib" "$out/lib/"; done

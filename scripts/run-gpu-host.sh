@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a packaged dglink (scripts/package.sh) on this host: `dglink ls`, every
-# unit test, `dglink conform` on every device found, `dglink bench` and the
-# benchmark programs, writing logs, JUnit XML, CSV and JSON into the results folder.
+# unit test, the examples, `dglink conform` on every device found, `dglink bench`
+# and the benchmark programs, writing logs, JUnit XML, CSV and JSON into the results folder.
 #   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks;
 #                                DGLINK_BENCH_ARGS, e.g. --benchmark_repetitions=3, goes to
 #                                the benchmark programs)
@@ -33,6 +33,19 @@ for t in "$here"/tests/*_tests; do
   echo "== $name"
   "$t" --gtest_output="xml:$results/$name.xml" >"$results/$name.log" 2>&1 || { status=1; tail -30 "$results/$name.log"; }
   tail -3 "$results/$name.log"
+done
+# The examples check their own results: 0 passed, 77 skipped (no device for them).
+for e in "$here"/examples/dglink_example_*; do
+  [ -x "$e" ] || continue
+  name=$(basename "$e")
+  echo "== $name"
+  "$e" >"$results/$name.log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+    status=1
+    tail -30 "$results/$name.log"
+  fi
+  tail -1 "$results/$name.log"
 done
 "$here/bin/dglink" conform --junit "$results/conform.xml" 2>&1 | tee "$results/conform.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
