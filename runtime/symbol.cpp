@@ -4,17 +4,18 @@
 // binding (queue, program), the host pointer, the element range against the symbol's
 // length, then the size of the device instance against the host value's size.
 //
-// PI has no query for the size of a device global, so the binding learns it once per
-// unique id from the adapter core's range check: a read at an offset past any variable
-// is refused before anything is enqueued, with the message "... is past its size of
-// <bytes> bytes" (common/support/include/dglink/support/validate.h). A refusal without
-// that sentence (an unknown name, a program that is not built) is the symbol's error.
+// The size of a device instance comes from the program's declared device globals
+// (PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS, the images' "SYCL/device globals"), asked once
+// per binding. A variable the program does not declare has no size to compare: the
+// adapter's own checks (unknown name, range) decide, and their refusal is the symbol's
+// error.
 #include <dglink/symbol.h>
 
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -42,23 +43,29 @@ Status failure(pi_result Code, const detail::SymbolView &Sym, const std::string 
   return Status{Code, symbolText(Sym) + ": " + What};
 }
 
-// The size the adapter core states when it refuses a range ("past its size of N bytes").
-bool sizeFromRangeError(const std::string &Message, size_t &Size) {
-  static const std::string Marker = "past its size of ";
-  const size_t At = Message.find(Marker);
-  if (At == std::string::npos)
+// The program's declared device globals (PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS): unique id
+// -> bytes of the device instance, from lines "<id> <bytes> <scope>".
+bool declaredSizes(pi_program Program, std::vector<std::pair<std::string, size_t>> &Out,
+                   std::string &Why) {
+  size_t Length = 0;
+  if (const pi_result Result =
+          piProgramGetInfo(Program, PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS, 0, nullptr, &Length);
+      Result != PI_SUCCESS) {
+    Why = "piProgramGetInfo(PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS) failed: " + lastError();
     return false;
-  size_t Value = 0;
-  size_t Digits = 0;
-  for (size_t I = At + Marker.size(); I < Message.size() && Message[I] >= '0' && Message[I] <= '9';
-       ++I, ++Digits) {
-    if (Value > (std::numeric_limits<size_t>::max() - 9) / 10)
-      return false;
-    Value = Value * 10 + static_cast<size_t>(Message[I] - '0');
   }
-  if (Digits == 0)
+  std::string Text(Length, '\0');
+  if (Length != 0 && piProgramGetInfo(Program, PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS, Length,
+                                      Text.data(), nullptr) != PI_SUCCESS) {
+    Why = "piProgramGetInfo(PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS) failed: " + lastError();
     return false;
-  Size = Value;
+  }
+  std::istringstream Lines(Text.substr(0, Text.find('\0')));
+  std::string Id;
+  unsigned long long Bytes = 0;
+  int Scope = 0;
+  while (Lines >> Id >> Bytes >> Scope)
+    Out.emplace_back(Id, static_cast<size_t>(Bytes));
   return true;
 }
 
@@ -71,30 +78,16 @@ struct SymbolQueue::Impl {
   bool Retained = false;
 
   std::mutex Mutex;
-  std::vector<std::pair<std::string, size_t>> DeviceSizes; // unique id -> bytes
+  // The program's declared device globals: unique id -> bytes of the device instance,
+  // asked once (PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS).
+  std::vector<std::pair<std::string, size_t>> DeviceSizes;
+  bool SizesKnown = false;
 
   ~Impl() {
     if (Queue != nullptr)
       piQueueRelease(Queue);
     if (Retained)
       piProgramRelease(Handle);
-  }
-
-  bool knownSize(const std::string &Id, size_t &Size) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    for (const auto &[Known, Bytes] : DeviceSizes)
-      if (Known == Id) {
-        Size = Bytes;
-        return true;
-      }
-    return false;
-  }
-  void remember(const std::string &Id, size_t Size) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    for (const auto &Entry : DeviceSizes)
-      if (Entry.first == Id)
-        return;
-    DeviceSizes.emplace_back(Id, Size);
   }
 };
 
@@ -135,24 +128,17 @@ Expected<size_t> SymbolQueue::deviceSize(const detail::SymbolView &Sym) {
     return failure(PI_ERROR_INVALID_QUEUE, Sym, "the binding has no queue");
   if (program() == nullptr)
     return failure(PI_ERROR_INVALID_PROGRAM, Sym, "the binding has no program");
-  size_t Size = 0;
-  if (Self->knownSize(*Sym.UniqueId, Size))
-    return Size;
-  // A read that the range check refuses before anything is enqueued: Scratch is never
-  // written, whatever the variable's host access.
-  unsigned char Scratch = 0;
-  const pi_result Result = piextEnqueueDeviceGlobalVariableRead(
-      queue(), program(), Sym.UniqueId->c_str(), PI_TRUE, 1, std::numeric_limits<size_t>::max(),
-      &Scratch, 0, nullptr, nullptr);
-  if (Result == PI_SUCCESS)
-    return failure(PI_ERROR_UNKNOWN, Sym,
-                   "the adapter accepted a read past the end of any variable, so the size of "
-                   "the device instance is unknown");
-  const std::string Message = lastError();
-  if (Result != PI_ERROR_INVALID_VALUE || !sizeFromRangeError(Message, Size))
-    return failure(Result, Sym, Message);
-  Self->remember(*Sym.UniqueId, Size);
-  return Size;
+  std::lock_guard<std::mutex> Lock(Self->Mutex);
+  if (!Self->SizesKnown) {
+    std::string Why;
+    if (!declaredSizes(program(), Self->DeviceSizes, Why))
+      return failure(PI_ERROR_INVALID_PROGRAM, Sym, Why);
+    Self->SizesKnown = true;
+  }
+  for (const auto &[Known, Bytes] : Self->DeviceSizes)
+    if (Known == *Sym.UniqueId)
+      return Bytes;
+  return size_t(0); // not declared: the adapter's own checks decide
 }
 
 namespace {
@@ -179,7 +165,7 @@ Status sameSize(const detail::SymbolView &Sym, const Expected<size_t> &DeviceSiz
   if (!DeviceSize.ok())
     return DeviceSize.status();
   const size_t HostBytes = Sym.ElementSize * Sym.Length;
-  if (*DeviceSize != HostBytes)
+  if (*DeviceSize != 0 && *DeviceSize != HostBytes)
     return failure(PI_ERROR_INVALID_BUFFER_SIZE, Sym,
                    "the host value has " + std::to_string(HostBytes) +
                        " bytes but its device instance in program " + pointerText(Program) +

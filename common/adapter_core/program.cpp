@@ -388,6 +388,13 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
   }
   case PI_EXT_PROGRAM_INFO_FORMAT:
     return Value(Program->Format);
+  case PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS: {
+    std::string Lines;
+    for (const auto &[Id, Info] : Program->Metadata.DeviceGlobals)
+      Lines +=
+          Id + ' ' + std::to_string(Info.Size) + ' ' + (Info.DeviceImageScope ? '1' : '0') + '\n';
+    return dglink::returnInfoString(Lines, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
   }
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piProgramGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));

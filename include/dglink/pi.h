@@ -198,7 +198,11 @@ typedef enum {
   PI_PROGRAM_INFO_NUM_KERNELS = 0x1167,
   PI_PROGRAM_INFO_KERNEL_NAMES = 0x1168,
   /* dglink: the image format the program was made from (pi_device_binary_format) */
-  PI_EXT_PROGRAM_INFO_FORMAT = 0x20200
+  PI_EXT_PROGRAM_INFO_FORMAT = 0x20200,
+  /* char[]: the device globals the program's images declare, one line each:
+   * "<unique id> <bytes of the device instance> <device_image_scope 0|1>\n" (answered
+   * by every adapter from the images' "SYCL/device globals"; empty when they declare none) */
+  PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS = 0x20201
 } pi_program_info;
 
 typedef enum {

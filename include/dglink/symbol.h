@@ -149,8 +149,9 @@ private:
 // A queue and an executable program, bound: the handler of CP027's copy operations.
 // The copies go to (or come from) the device instance of a symbol in that program, on the
 // device of the queue, through piextEnqueueDeviceGlobalVariableRead/Write (the dispatch
-// layer). Before the first copy of a symbol the binding learns the size of its device
-// instance, and every copy of a symbol whose host value has another size fails.
+// layer). Before the first copy the binding asks the program for the sizes of the device
+// instances its images declare, and every copy of a symbol whose host value has another
+// size fails.
 //
 // The queue and the program are retained while the binding lives (a Program is held).
 // One binding may be used by several threads at once.
@@ -210,7 +211,8 @@ public:
   // Waits for everything enqueued on the queue (piQueueFinish).
   Status wait();
 
-  // The size in bytes of Sym's device instance in the program (asked once per unique id).
+  // The size in bytes of Sym's device instance in the program, as its images declare it
+  // (PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS, asked once per binding); 0 when they do not.
   template <typename S> Expected<size_t> device_size(S &Sym) { return deviceSize(Sym.view()); }
 
 private:
