@@ -10,8 +10,13 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  examples
   include/dglink/runtime.h
   runtime
+  tools/dglink/report.cpp
+  tools/dglink/version.cpp
+  tools/dglink/version.h
+  tools/tests
 )
 status=0
 count=0
