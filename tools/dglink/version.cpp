@@ -81,7 +81,7 @@ std::string versionText() {
   if (dladdr(reinterpret_cast<void *>(&piPlatformsGet), &Dispatch) != 0 &&
       Dispatch.dli_fname != nullptr)
     Out << "dispatch layer: libdglink_pi " << libraryVersion(Dispatch.dli_fname) << ", "
-        << Dispatch.dli_fname << "\n";
+        << std::filesystem::path(Dispatch.dli_fname).lexically_normal().string() << "\n";
 
   // piPlatformsGet serves the loaded adapters' platforms in discovery order, each
   // adapter's NumPlatforms of them.
