@@ -15,6 +15,13 @@ if(DGLINK_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# A shared library others link or load: SONAME lib<name>.so.<major>, file
+# lib<name>.so.<major>.<minor>.<patch>.
+function(dglink_version_library target)
+  set_target_properties(${target} PROPERTIES VERSION ${PROJECT_VERSION}
+                                             SOVERSION ${PROJECT_VERSION_MAJOR})
+endfunction()
+
 # Adapters resolve their own entry points before any other library's (the dispatch
 # layer exports the same names), and keep everything but the PI symbols hidden.
 function(dglink_add_adapter target backend)
@@ -26,8 +33,12 @@ function(dglink_add_adapter target backend)
 endfunction()
 
 # An adapter built on the adapter core (common/adapter_core): the core's exports and
-# contract, linked whole, and the backend's hooks in ARGN.
+# contract, linked whole, and the backend's hooks in ARGN. Versioned like the other
+# libraries: the dispatch layer finds libdglink_adapter_<name>.so.<major> (and plain
+# .so files, for adapters of other projects).
 function(dglink_add_core_adapter target backend)
   dglink_add_adapter(${target} ${backend} ${ARGN})
+  dglink_version_library(${target})
+  set_property(GLOBAL APPEND PROPERTY DGLINK_ADAPTER_TARGETS ${target})
   target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,dglink_adapter_core>")
 endfunction()

@@ -14,6 +14,10 @@ formatted=(
   include/dglink/runtime.h
   include/dglink/symbol.h
   runtime
+  tools/dglink/report.cpp
+  tools/dglink/version.cpp
+  tools/dglink/version.h
+  tools/tests
 )
 status=0
 count=0

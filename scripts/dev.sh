@@ -3,7 +3,9 @@
 # dglink needs, configure, build, then run the main job or the test suite.
 #   scripts/dev.sh conform [dglink conform options]   run the conformance matrix
 #   scripts/dev.sh test                               build with -Werror, run every test,
-#                                                     then again under ASan+UBSan
+#                                                     check the install and the Debian
+#                                                     packages (scripts/check-install.sh),
+#                                                     then the tests again under ASan+UBSan
 #   scripts/dev.sh build                              install + configure + build only
 set -euo pipefail
 
@@ -12,7 +14,7 @@ build=${DGLINK_BUILD_DIR:-$root/build}
 jobs=${DGLINK_JOBS:-$(nproc)}
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config dpkg-dev file
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
@@ -66,6 +68,8 @@ test)
   configure_and_build "$build"
   bash "$root/scripts/check-tidy.sh" "$build"
   ctest --test-dir "$build" --output-on-failure -j "$jobs"
+  # Installed into a prefix, used by another project, packaged, installed and run.
+  bash "$root/scripts/check-install.sh" "$build"
   # Bad input must never crash: the same tests again under the sanitizers.
   # PoCL's own allocations are not ours to police, hence no leak detection.
   configure_and_build "$build-sanitize" -DDGLINK_SANITIZE=ON -DDGLINK_BUILD_BENCHMARKS=OFF

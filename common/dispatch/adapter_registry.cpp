@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string_view>
 #include <system_error>
+#include <tuple>
 
 namespace dglink::dispatch {
 namespace {
@@ -45,15 +46,20 @@ std::vector<std::string> splitList(const char *Text, char Separator) {
   return Items;
 }
 
-// The adapter name in FileName, or "" when FileName is not an adapter's.
-std::string adapterNameOf(std::string_view FileName) {
-  const std::string_view Prefix(AdapterFilePrefix), Suffix(AdapterFileSuffix);
-  if (FileName.size() <= Prefix.size() + Suffix.size() ||
-      FileName.substr(0, Prefix.size()) != Prefix ||
-      FileName.substr(FileName.size() - Suffix.size()) != Suffix)
-    return {};
-  return std::string(
-      FileName.substr(Prefix.size(), FileName.size() - Prefix.size() - Suffix.size()));
+// The adapter name in FileName, or "" when FileName is not an adapter's; Versioned
+// tells which of the two suffixes it has.
+std::string adapterNameOf(std::string_view FileName, bool &Versioned) {
+  const std::string_view Prefix(AdapterFilePrefix);
+  for (const std::string_view Suffix : {AdapterFileSuffix, AdapterFileVersionedSuffix}) {
+    if (FileName.size() <= Prefix.size() + Suffix.size() ||
+        FileName.substr(0, Prefix.size()) != Prefix ||
+        FileName.substr(FileName.size() - Suffix.size()) != Suffix)
+      continue;
+    Versioned = Suffix != AdapterFileSuffix;
+    return std::string(
+        FileName.substr(Prefix.size(), FileName.size() - Prefix.size() - Suffix.size()));
+  }
+  return {};
 }
 
 std::string joined(const std::vector<std::string> &Items, const char *Separator) {
@@ -127,8 +133,9 @@ AdapterRegistry::AdapterRegistry(DiscoveryOptions Options) : Names(std::move(Opt
         std::any_of(Adapters.begin(), Adapters.end(),
                     [&](const AdapterRecord &Record) { return Record.Name == Name; });
     if (!Found)
-      logger().warn("DGLINK_ADAPTERS names '{}', but no {}{}{} is in any of: {}", Name,
-                    AdapterFilePrefix, Name, AdapterFileSuffix, joined(Directories, ", "));
+      logger().warn("DGLINK_ADAPTERS names '{}', but no {}{}{} (or {}) is in any of: {}", Name,
+                    AdapterFilePrefix, Name, AdapterFileSuffix, AdapterFileVersionedSuffix,
+                    joined(Directories, ", "));
   }
 
   for (const AdapterRecord &Record : Adapters)
@@ -155,19 +162,41 @@ void AdapterRegistry::scanDirectory(const std::string &Directory) {
     logger().debug("adapter folder {} not searched: {}", Directory, Error.message());
     return;
   }
+  struct FoundFile {
+    std::string Name;
+    bool Unversioned; // sorts the SONAME (.so.<major>) before the plain .so of a name
+    std::string Path;
+    bool operator<(const FoundFile &Other) const {
+      return std::tie(Name, Unversioned, Path) <
+             std::tie(Other.Name, Other.Unversioned, Other.Path);
+    }
+  };
   // Sorted, because directory order is arbitrary and the first adapter of a name wins.
-  std::vector<std::pair<std::string, std::string>> Found; // name, path
+  std::vector<FoundFile> Found;
   for (; !Error && Iterator != std::filesystem::directory_iterator(); Iterator.increment(Error)) {
-    std::string Name = adapterNameOf(Iterator->path().filename().string());
+    bool Versioned = false;
+    std::string Name = adapterNameOf(Iterator->path().filename().string(), Versioned);
     std::error_code TypeError;
     if (!Name.empty() && Iterator->is_regular_file(TypeError))
-      Found.emplace_back(std::move(Name), Iterator->path().string());
+      Found.push_back({std::move(Name), !Versioned, Iterator->path().string()});
   }
   if (Error)
     logger().warn("adapter folder {}: listing stopped early: {}", Directory, Error.message());
   std::sort(Found.begin(), Found.end());
-  for (auto &[Name, Path] : Found)
-    consider(std::move(Name), std::move(Path));
+  // libdglink_adapter_<name>.so -> .so.<major> -> .so.<major>.<minor>.<patch> in a build
+  // tree: one library under two names, considered once, by its SONAME.
+  std::string LastName, LastFile;
+  for (FoundFile &File : Found) {
+    std::error_code CanonicalError;
+    std::string Canonical = std::filesystem::canonical(File.Path, CanonicalError).string();
+    if (!CanonicalError && File.Name == LastName && Canonical == LastFile) {
+      logger().debug("adapter file {} is {} again: considered once", File.Path, Canonical);
+      continue;
+    }
+    LastName = File.Name;
+    LastFile = CanonicalError ? std::string() : std::move(Canonical);
+    consider(std::move(File.Name), std::move(File.Path));
+  }
 }
 
 void AdapterRegistry::consider(std::string Name, std::string Path) {

@@ -1,6 +1,6 @@
-// Adapter discovery: finds libdglink_adapter_<name>.so files, loads and checks them,
-// and keeps what it found (loaded adapters with their platforms, skipped ones with
-// the reason).
+// Adapter discovery: finds libdglink_adapter_<name>.so[.<major>] files, loads and
+// checks them, and keeps what it found (loaded adapters with their platforms, skipped
+// ones with the reason).
 #pragma once
 
 #include <dglink/pi.h>
@@ -11,9 +11,14 @@
 
 namespace dglink::dispatch {
 
-// File names are <AdapterFilePrefix><name><AdapterFileSuffix>.
+// File names are <AdapterFilePrefix><name><AdapterFileSuffix>, or end in
+// AdapterFileVersionedSuffix: the SONAME of dglink's own adapters (an installed tree
+// has only that name; a build tree has both, for the same file, and it is loaded once).
+// Other major versions (.so.2) are not this dispatch layer's adapters.
 inline constexpr const char *AdapterFilePrefix = "libdglink_adapter_";
 inline constexpr const char *AdapterFileSuffix = ".so";
+// ".so.<major>", from the project version (common/dispatch/CMakeLists.txt).
+inline constexpr const char *AdapterFileVersionedSuffix = DGLINK_ADAPTER_SONAME_SUFFIX;
 
 // Where to look for adapters and which names to accept.
 struct DiscoveryOptions {

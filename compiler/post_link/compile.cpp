@@ -15,8 +15,10 @@
 #ifndef DGLINK_SHIM_CLANG
 #define DGLINK_SHIM_CLANG "clang-15"
 #endif
-#ifndef DGLINK_SHIM_INCLUDE_DIR
-#define DGLINK_SHIM_INCLUDE_DIR ""
+// Where dglink/device_global.h is, from the folder of the running program: installed,
+// bin/ -> include/; the build tree mirrors that layout.
+#ifndef DGLINK_SHIM_INCLUDE_FROM_BINDIR
+#define DGLINK_SHIM_INCLUDE_FROM_BINDIR "../include"
 #endif
 // The ROCm device libraries' bitcode folder (opencl.bc, ocml.bc, ockl.bc, oclc_*.bc)
 // found at build time; empty where none was.
@@ -85,6 +87,22 @@ llvm::Expected<std::string> rocmDeviceLibraries(const CompileOptions &Options) {
   return Folder;
 }
 
+// The folder that holds dglink/device_global.h for device sources, found beside the
+// running program (never a path of the build machine); empty when it is not there.
+const std::string &deviceHeaderFolder() {
+  static const std::string Folder = [] {
+    static int Anchor = 0;
+    const std::string Program = llvm::sys::fs::getMainExecutable("dglink-post-link", &Anchor);
+    llvm::SmallString<128> Candidate(llvm::sys::path::parent_path(Program));
+    llvm::sys::path::append(Candidate, DGLINK_SHIM_INCLUDE_FROM_BINDIR);
+    llvm::sys::path::remove_dots(Candidate, /*remove_dot_dot=*/true);
+    llvm::SmallString<128> Header(Candidate);
+    llvm::sys::path::append(Header, "dglink", "device_global.h");
+    return llvm::sys::fs::exists(Header) ? Candidate.str().str() : std::string();
+  }();
+  return Folder;
+}
+
 // Compiles a device source to a module for Family's triple with clang.
 llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &Path, InputKind Kind,
                                                             const TargetFamily &Family,
@@ -120,8 +138,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &P
     else
       Arguments.push_back("--rocm-device-lib-path=" + *Libraries);
   }
-  if (*DGLINK_SHIM_INCLUDE_DIR != '\0')
-    Arguments.insert(Arguments.end(), {"-I", DGLINK_SHIM_INCLUDE_DIR});
+  if (!deviceHeaderFolder().empty())
+    Arguments.insert(Arguments.end(), {"-I", deviceHeaderFolder()});
   for (const std::string &Directory : Options.IncludeDirs)
     Arguments.insert(Arguments.end(), {"-I", Directory});
   for (const std::string &Define : Options.Defines)
@@ -236,6 +254,9 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
       llvm::Expected<std::unique_ptr<llvm::Module>> M = loadInput(Path, Family, Options, Context);
       if (!M)
         return M.takeError();
+      // The input's name, not its path: a bundle (and every program that embeds one) must
+      // not carry the folders of the machine that compiled it.
+      (*M)->setSourceFileName(llvm::sys::path::filename(Path));
       if (llvm::Error Failure = normalizeDeviceGlobalAnnotations(**M))
         return makeError("input '{}': {}", Path, llvm::toString(std::move(Failure)));
       if (llvm::Expected<std::vector<DeviceGlobal>> Globals = findDeviceGlobals(**M); !Globals)

@@ -8,6 +8,7 @@
 #include "conform.h"
 #include "inspect.h"
 #include "ls.h"
+#include "version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,9 @@ int main(int Argc, char **Argv) {
   setenv("POCL_KERNEL_CACHE", "0", /*overwrite=*/0);
 
   CLI::App App{"dglink: PI adapters for device-global access and device-code linking"};
-  App.set_version_flag("--version", DGLINK_VERSION);
+  App.set_version_flag("--version", dglink::tools::versionText,
+                       "Print the version, the source revision, and each adapter's version and "
+                       "driver, then exit");
   App.require_subcommand(1);
 
   dglink::tools::LsOptions Ls;

@@ -231,7 +231,7 @@ void printMatrix(const ConformResults &Results, std::ostream &Out, bool Color) {
   };
 
   if (!GlobalScenarios.empty()) {
-    Out << "Dispatch layer\n";
+    Out << "Dispatch layer (not per device: each runs once)\n";
     // No columns here, so skip reasons are shown whole.
     for (const std::string &S : GlobalScenarios) {
       const TestRecord &T = *Cells[{S, ""}];
@@ -286,7 +286,7 @@ void printMatrix(const ConformResults &Results, std::ostream &Out, bool Color) {
     for (size_t D = 0; D < Devices.size(); ++D)
       Line += std::string(Widths[D] - 2, '-') + "  ";
     Emit(Line);
-    Line = pad("Totals", NameWidth);
+    Line = pad("Totals per device", NameWidth);
     for (size_t D = 0; D < Devices.size(); ++D) {
       size_t Pass = 0, Fail = 0, Skip = 0;
       for (const TestRecord &T : Results.Tests)
@@ -339,6 +339,28 @@ void printMatrix(const ConformResults &Results, std::ostream &Out, bool Color) {
   Out << "\n"
       << (Color ? (Ok ? "\033[1;32m" : "\033[1;31m") : "") << (Ok ? "PASSED " : "FAILED ")
       << (Color ? "\033[0m" : "") << Summary.str() << "\n";
+  // The two kinds of test, so that the matrix's per-device totals and the sum above add
+  // up where the reader can see it.
+  const auto Counts = [&Results](bool PerDevice) {
+    size_t Tests = 0, Passed = 0, Failing = 0, Skipped = 0;
+    for (const TestRecord &T : Results.Tests) {
+      if (T.Device.empty() == PerDevice)
+        continue;
+      ++Tests;
+      (T.Result == Outcome::Passed ? Passed : T.Result == Outcome::Failed ? Failing : Skipped)++;
+    }
+    std::ostringstream Text;
+    Text << Tests << (Tests == 1 ? " test" : " tests") << ": " << Passed << " passed, " << Failing
+         << " failed, " << Skipped << " skipped";
+    return Text.str();
+  };
+  Out << "  per device (" << Scenarios.size()
+      << (Scenarios.size() == 1 ? " scenario" : " scenarios") << " x " << Devices.size()
+      << (Devices.size() == 1 ? " device" : " devices")
+      << ", the matrix's totals): " << Counts(true) << "\n"
+      << "  not per device (" << GlobalScenarios.size()
+      << (GlobalScenarios.size() == 1 ? " scenario" : " scenarios")
+      << " of the dispatch layer): " << Counts(false) << "\n";
 }
 
 // ---- JUnit XML ----

@@ -73,8 +73,39 @@ TEST(AdapterRegistry, MissingFolderAndNoFoldersAreHarmless) {
 
 TEST(AdapterRegistry, ConsidersOnlyFilesNamedLikeAdapters) {
   AdapterRegistry Registry(folders({fakeFolder("good")}));
-  // Not libdglink_adapter_.so, the .so.1, libtestfake.so, nor the folder named *.so.
+  // Not libdglink_adapter_.so, the decoys ending in .so.<major>.0 and .so.<major + 1>,
+  // libtestfake.so, nor the folder named *.so.
   EXPECT_EQ(namesOf(Registry), (std::vector<std::string>{"testfake", "testfake_other"}));
+}
+
+TEST(AdapterRegistry, VersionedAdapterIsConsideredOnceByItsSoname) {
+  // .so -> .so.<major> -> .so.<major>.<minor>.<patch>, as a build tree has dglink's own.
+  AdapterRegistry Registry(folders({fakeFolder("versioned")}));
+  ASSERT_EQ(namesOf(Registry), std::vector<std::string>{"testfake"});
+  const AdapterRecord &Record = Registry.adapters()[0];
+  EXPECT_TRUE(Record.Loaded) << Record.SkipReason;
+  EXPECT_EQ(Record.Path, canonical(fakeFolder("versioned")) + "/libdglink_adapter_testfake" +
+                             AdapterFileVersionedSuffix);
+  EXPECT_EQ(platformCount(Registry), 1u);
+}
+
+TEST(AdapterRegistry, SonameAloneIsFoundAsAnInstalledTreeHasIt) {
+  // An installed lib/ holds the .so.<major> link and the file it names, no plain .so.
+  namespace fs = std::filesystem;
+  const fs::path Folder = fs::path(::testing::TempDir()) / "dglink_installed_adapters";
+  fs::remove_all(Folder);
+  fs::create_directories(Folder);
+  const std::string Soname = std::string("libdglink_adapter_testfake") + AdapterFileVersionedSuffix;
+  const fs::path Target = fs::canonical(fakeFolder("versioned") + "/" + Soname);
+  fs::copy_file(Target, Folder / Target.filename());
+  fs::create_symlink(Target.filename(), Folder / Soname);
+  {
+    AdapterRegistry Registry(folders({Folder.string()}));
+    ASSERT_EQ(namesOf(Registry), std::vector<std::string>{"testfake"});
+    EXPECT_TRUE(Registry.adapters()[0].Loaded) << Registry.adapters()[0].SkipReason;
+    EXPECT_EQ(Registry.adapters()[0].Path, (fs::canonical(Folder) / Soname).string());
+  }
+  fs::remove_all(Folder);
 }
 
 TEST(AdapterRegistry, LoadsAdaptersAndMergesTheirPlatforms) {
