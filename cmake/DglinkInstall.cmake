@@ -50,11 +50,12 @@ install(TARGETS ${DglinkPrograms}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 
 # The public headers only: the PI ABI, the dispatch layer's discovery API, the runtime's
-# C++ API, the bundle API with the two support headers it includes, the version.
+# C++ API and CP027's symbol API, the bundle API with the two support headers it includes, the version.
 install(FILES
   ${CMAKE_SOURCE_DIR}/include/dglink/pi.h
   ${CMAKE_SOURCE_DIR}/include/dglink/dispatch.h
   ${CMAKE_SOURCE_DIR}/include/dglink/runtime.h
+  ${CMAKE_SOURCE_DIR}/include/dglink/symbol.h
   ${DGLINK_GENERATED_INCLUDE_DIR}/dglink/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dglink COMPONENT development)
 install(FILES ${CMAKE_SOURCE_DIR}/compiler/include/dglink/compiler/bundle.h

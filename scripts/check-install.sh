@@ -44,6 +44,7 @@ expected_headers=(
   dglink/dispatch.h
   dglink/pi.h
   dglink/runtime.h
+  dglink/symbol.h
   dglink/support/api.h
   dglink/support/image.h
   dglink/version.h
