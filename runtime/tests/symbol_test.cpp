@@ -38,10 +38,10 @@ std::vector<int32_t> distinctValues(int32_t Seed) {
 
 std::vector<int32_t> hostArray() { return {GVArray.begin(), GVArray.end()}; }
 
-class Symbols : public RuntimeDeviceTest {
+class Symbols : public RuntimeBuildTest {
 protected:
   void SetUp() override {
-    RuntimeDeviceTest::SetUp();
+    RuntimeBuildTest::SetUp();
     if (HasFatalFailure() || IsSkipped())
       return;
     if (deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_NONE)
@@ -59,7 +59,7 @@ protected:
   void TearDown() override {
     Q.reset();
     Example = Program();
-    RuntimeDeviceTest::TearDown();
+    RuntimeBuildTest::TearDown();
   }
 
   // A kernel of the program of Module (the fixture's by default).
