@@ -270,7 +270,17 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
   if (!Queried)
     return Queried.status();
   const detail::DeviceTraits &DeviceTraits = **Queried;
-  auto Remember = [&](const std::shared_ptr<const detail::BuiltProgram> &Program) {
+  // Remembers Program once its declaration agrees with what the host added, so that a warm
+  // copy checks nothing more.
+  auto Remember = [&](const std::shared_ptr<const detail::BuiltProgram> &Program)
+      -> Expected<std::shared_ptr<const detail::BuiltProgram>> {
+    const DeviceGlobalInfo &Declared = Program->Globals.find(Record.UniqueId)->second;
+    if (!Declared.DeviceImageScope || Declared.Size != Record.Size)
+      return Status{PI_ERROR_INVALID_OPERATION,
+                    named(Record) + " was added as image scope of " + std::to_string(Record.Size) +
+                        " bytes, but its program declares " +
+                        (Declared.DeviceImageScope ? "image scope" : "no image scope") + " of " +
+                        std::to_string(Declared.Size) + " bytes"};
     std::lock_guard<std::mutex> Lock(Record.HoldersMutex);
     Record.Holders.erase(std::remove_if(Record.Holders.begin(), Record.Holders.end(),
                                         [&](const auto &Holder) {
@@ -279,6 +289,7 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
                                         }),
                          Record.Holders.end());
     Record.Holders.push_back({Context, Device, Generation, Program});
+    return Program;
   };
   std::vector<std::shared_ptr<const detail::BuiltProgram>> Holding;
   for (auto &Program : Cache.programsOn(Context, Device))
@@ -297,10 +308,8 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
                       "' (images " + Images +
                       "): a copy by host address cannot choose one (invalid)"};
   }
-  if (Holding.size() == 1) {
-    Remember(Holding.front());
-    return Holding.front();
-  }
+  if (Holding.size() == 1)
+    return Remember(Holding.front());
   // None yet: build the program of the first registered image that has the variable in a
   // format the device takes (through one of its kernels).
   std::shared_ptr<const detail::RegistrySnapshot> Snapshot = Registry.snapshot();
@@ -329,10 +338,8 @@ Runtime::Impl::holderOf(detail::DeviceGlobalRecord &Record, pi_context Context, 
         continue;
       }
       auto Made = detail::Access::built(*Built);
-      if (Made->Globals.count(Record.UniqueId) != 0) {
-        Remember(Made);
-        return Made;
-      }
+      if (Made->Globals.count(Record.UniqueId) != 0)
+        return Remember(Made);
     }
   if (!InSomeImage)
     return std::shared_ptr<const detail::BuiltProgram>(); // the host instance
@@ -423,13 +430,6 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
       std::memmove(Data, At, Count);
     return {};
   }
-  const DeviceGlobalInfo &Declared = (*Holder)->Globals.find(Record->UniqueId)->second;
-  if (!Declared.DeviceImageScope || Declared.Size != Record->Size)
-    return {PI_ERROR_INVALID_OPERATION,
-            Prefix() + named(*Record) + " was added as image scope of " +
-                std::to_string(Record->Size) + " bytes, but its program declares " +
-                (Declared.DeviceImageScope ? "image scope" : "no image scope") + " of " +
-                std::to_string(Declared.Size) + " bytes"};
   const pi_program Program = (*Holder)->Handle;
   const pi_result Result =
       ToDevice
