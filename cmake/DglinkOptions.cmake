@@ -7,6 +7,10 @@ option(DGLINK_ENABLE_OPENCL "Build the OpenCL adapter when its SDK is found" ON)
 option(DGLINK_ENABLE_CUDA "Build the CUDA adapter when the CUDA headers are found" ON)
 
 add_compile_options(-Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter)
+# No absolute path of the machine that built dglink in what it installs: __FILE__ (in
+# GoogleTest's messages of the conformance scenarios `dglink conform` carries) and debug
+# info name sources relative to the source tree (scripts/check-install.sh checks it).
+add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-ffile-prefix-map=${CMAKE_SOURCE_DIR}/=>)
 if(DGLINK_WARNINGS_AS_ERRORS)
   add_compile_options(-Werror)
 endif()
