@@ -14,8 +14,8 @@
 // (run with --benchmark_repetitions=N for the median over repetitions).
 // The symbols are the conformance suite's: MutableGV (4 B, symbols_proposal) and
 // dg_bench_data (1 MiB, dg_bench), in programs the runtime builds.
+#include "bench_devices.h"
 #include "dglink_timing.h"
-#include "embedded_images.h"
 
 #include <dglink/pi.h>
 #include <dglink/runtime.h>
@@ -38,23 +38,8 @@ constexpr size_t LargeBytes = size_t(1) << 20;
 symbol<int32_t> Small("MutableGV", 7);
 symbol<unsigned char[LargeBytes]> Large("dg_bench_data", static_cast<unsigned char>(0x5A));
 
-std::string deviceString(pi_device Device, pi_device_info Name) {
-  size_t Size = 0;
-  if (piDeviceGetInfo(Device, Name, 0, nullptr, &Size) != PI_SUCCESS || Size == 0)
-    return "";
-  std::string Value(Size, '\0');
-  if (piDeviceGetInfo(Device, Name, Size, Value.data(), nullptr) != PI_SUCCESS)
-    return "";
-  Value.resize(Value.find('\0'));
-  return Value;
-}
-
-const dglink::conformance::EmbeddedBundle *bundle(const std::string &Name) {
-  for (size_t I = 0; I < dglink::conformance::NumEmbeddedBundles; ++I)
-    if (Name == dglink::conformance::EmbeddedBundles[I].Name)
-      return &dglink::conformance::EmbeddedBundles[I];
-  return nullptr;
-}
+using dglink::bench::bundle;
+using dglink::bench::deviceString;
 
 // One device: its context, queue, the two programs and the raw copy targets.
 struct Device {
