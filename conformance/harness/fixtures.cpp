@@ -115,6 +115,22 @@ bool DeviceTest::executesKernels() {
   return Executes != PI_FALSE;
 }
 
+pi_device DeviceTest::otherDeviceOfPlatform() {
+  pi_platform Owner = nullptr;
+  pi_uint32 Count = 0;
+  EXPECT_PI_SUCCESS(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_PLATFORM, sizeof(Owner), &Owner, nullptr));
+  EXPECT_PI_SUCCESS(piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
+  std::vector<pi_device> All(Count);
+  if (Count == 0 ||
+      piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, Count, All.data(), nullptr) != PI_SUCCESS)
+    return nullptr;
+  for (pi_device Candidate : All)
+    if (Candidate != Device)
+      return Candidate;
+  return nullptr;
+}
+
 // ---- ContextTest, QueueTest ----
 
 void ContextTest::SetUp() {
@@ -223,8 +239,8 @@ bool QueueTest::chooseFormat(std::string &Format, std::string &WhyNot, bool ForL
   return false;
 }
 
-void QueueTest::buildProgram(const std::string &Name, const std::string &Format,
-                             ProgramHandle &Out, bool AllowLowered) {
+void QueueTest::buildProgram(const std::string &Name, const std::string &Format, ProgramHandle &Out,
+                             bool AllowLowered) {
   ASSERT_NO_FATAL_FAILURE(createProgram(Name, Format, Out, AllowLowered));
   if (const pi_result Result = piProgramBuild(Out.get(), 1, &Device, "", nullptr, nullptr);
       Result != PI_SUCCESS)

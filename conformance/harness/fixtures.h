@@ -65,6 +65,9 @@ protected:
   pi_usm_mechanism usmMechanism();
   // False for test drivers that accept programs but run nothing.
   bool executesKernels();
+  // Another device of the device's platform (for two-device scenarios), or null; a
+  // failing query fails the test.
+  pi_device otherDeviceOfPlatform();
 
   pi_platform Platform = nullptr;
   pi_device Device = nullptr;

@@ -357,17 +357,8 @@ TEST_P(DeviceGlobalDb, UnregisteringTheModuleFreesTheBuffers) {
 // Two devices of one context (two PoCL devices in CI): each has its own USM buffer of a
 // shared variable and its own program instance of an image-scope one.
 TEST_P(DeviceGlobalDb, TwoDevicesHaveTheirOwnInstances) {
-  pi_platform Owner = nullptr;
-  ASSERT_PI_SUCCESS(
-      piDeviceGetInfo(Device, PI_DEVICE_INFO_PLATFORM, sizeof(Owner), &Owner, nullptr));
-  pi_uint32 Count = 0;
-  ASSERT_PI_SUCCESS(piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
-  std::vector<pi_device> All(Count);
-  ASSERT_PI_SUCCESS(piDevicesGet(Owner, PI_DEVICE_TYPE_ALL, Count, All.data(), nullptr));
-  pi_device Other = nullptr;
-  for (pi_device Candidate : All)
-    if (Candidate != Device && Other == nullptr)
-      Other = Candidate;
+  const pi_device Other = otherDeviceOfPlatform();
+  ASSERT_FALSE(HasFailure());
   if (Other == nullptr)
     GTEST_SKIP() << "the device's platform has no second device";
   const pi_device Both[2] = {Device, Other};
