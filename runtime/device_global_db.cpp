@@ -9,15 +9,9 @@ namespace dglink::runtime::detail {
 
 namespace {
 
-std::string address(const void *Pointer) {
-  char Text[32];
-  std::snprintf(Text, sizeof(Text), "%p", Pointer);
-  return Text;
-}
-
 std::string describe(const DeviceGlobalRecord &Record) {
-  return "device global '" + Record.UniqueId + "' (host address " + address(Record.HostAddress) +
-         ")";
+  return "device global '" + Record.UniqueId + "' (host address " +
+         hostAddressText(Record.HostAddress) + ")";
 }
 
 // The images of Program that declare Id, for messages.
@@ -31,6 +25,12 @@ std::string imagesDeclaring(const BuiltProgram &Program, const std::string &Id) 
 }
 
 } // namespace
+
+std::string hostAddressText(const void *Pointer) {
+  char Text[32];
+  std::snprintf(Text, sizeof(Text), "%p", Pointer);
+  return Text;
+}
 
 DeviceGlobalDatabase::~DeviceGlobalDatabase() {
   for (auto &[Id, Record] : ById)
@@ -64,12 +64,13 @@ DeviceGlobalDatabase::add(const void *HostAddress, const std::string &UniqueId, 
   Record->Owner = Owner;
   std::unique_lock<std::shared_mutex> Lock(Mutex);
   if (auto Taken = ByHost.find(HostAddress); Taken != ByHost.end())
-    return Status{PI_ERROR_INVALID_VALUE, "addDeviceGlobal: host address " + address(HostAddress) +
-                                              " of device global '" + UniqueId + "' is " +
-                                              describe(*Taken->second) + " already"};
+    return Status{PI_ERROR_INVALID_VALUE, "addDeviceGlobal: host address " +
+                                              hostAddressText(HostAddress) + " of device global '" +
+                                              UniqueId + "' is " + describe(*Taken->second) +
+                                              " already"};
   if (auto Taken = ById.find(UniqueId); Taken != ById.end())
     return Status{PI_ERROR_INVALID_VALUE, "addDeviceGlobal: unique id '" + UniqueId +
-                                              "' (host address " + address(HostAddress) +
+                                              "' (host address " + hostAddressText(HostAddress) +
                                               ") is taken by " + describe(*Taken->second)};
   ByHost.emplace(HostAddress, Record);
   ById.emplace(UniqueId, Record);

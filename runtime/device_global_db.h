@@ -52,6 +52,9 @@ struct DeviceGlobalRecord {
   std::vector<Holder> Holders;
 };
 
+// A host address as messages print it ("0x7ffd...").
+std::string hostAddressText(const void *Pointer);
+
 class DeviceGlobalDatabase {
 public:
   explicit DeviceGlobalDatabase(const pi_plugin_functions &Functions) : Table(Functions) {}

@@ -244,12 +244,6 @@ struct Runtime::Impl {
 
 namespace {
 
-std::string hex(const void *Pointer) {
-  char Text[32];
-  std::snprintf(Text, sizeof(Text), "%p", Pointer);
-  return Text;
-}
-
 std::string named(const detail::DeviceGlobalRecord &Record) {
   return "device global '" + Record.UniqueId + "'";
 }
@@ -363,8 +357,8 @@ Status Runtime::Impl::copy(const char *Function, pi_queue Queue, const void *Hos
     return {PI_ERROR_INVALID_VALUE, Prefix() + "the device global's host address is null"};
   std::shared_ptr<detail::DeviceGlobalRecord> Record = Globals.find(HostAddress);
   if (Record == nullptr)
-    return {PI_ERROR_INVALID_VALUE,
-            Prefix() + "no device global was added at host address " + hex(HostAddress)};
+    return {PI_ERROR_INVALID_VALUE, Prefix() + "no device global was added at host address " +
+                                        detail::hostAddressText(HostAddress)};
   if (Data == nullptr)
     return {PI_ERROR_INVALID_VALUE, Prefix() + named(*Record) + ": the " +
                                         (ToDevice ? "source" : "destination") + " is null"};
@@ -673,7 +667,7 @@ Expected<void *> Runtime::deviceGlobalAddress(pi_context Context, pi_device Devi
     if (Record == nullptr)
       return Status{PI_ERROR_INVALID_VALUE,
                     "deviceGlobalAddress: no device global was added at host address " +
-                        hex(HostAddress)};
+                        detail::hostAddressText(HostAddress)};
     if (Record->ImageScope)
       return Status{PI_ERROR_INVALID_OPERATION,
                     "deviceGlobalAddress: " + named(*Record) +
