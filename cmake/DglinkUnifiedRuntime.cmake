@@ -16,8 +16,11 @@ set(DGLINK_UR_SOURCE_DIR "" CACHE PATH
 option(DGLINK_UR_BUILD_CTS "Build UR's conformance tests (those that need no DPC++) from source"
        ON)
 
+set(DGLINK_UR_CTS_DIR "" CACHE PATH
+    "Where UR's conformance test programs are, for an installed UR (set when UR is built here)")
+set(DGLINK_UR_CTS_SUITES adapter platform device context memory event queue CACHE STRING
+    "The UR CTS suites that build without DPC++ and run against dglink's UR adapters")
 set(DGLINK_UR_FOUND OFF)
-set(DGLINK_UR_CTS_DIR "")
 if(NOT DGLINK_ENABLE_UR)
   message(STATUS "dglink: Unified Runtime face OFF (DGLINK_ENABLE_UR=OFF)")
   return()
@@ -97,8 +100,6 @@ if(DGLINK_UR_BUILD_CTS)
   endif()
 endif()
 
-# The suites of UR's CTS that build without a DPC++ compiler (docs/ur.md).
-set(DGLINK_UR_CTS_SUITES adapter platform device context memory event queue)
 set(DglinkUrBinary "${CMAKE_BINARY_DIR}/_deps/unified-runtime-build")
 set(DglinkUrTargets ur_loader urinfo)
 set(DglinkUrArgs
@@ -121,7 +122,7 @@ if(DglinkUrTests)
   foreach(Suite IN LISTS DGLINK_UR_CTS_SUITES)
     list(APPEND DglinkUrTargets ${Suite}-test)
   endforeach()
-  set(DGLINK_UR_CTS_DIR "${DglinkUrBinary}/bin")
+  set(DGLINK_UR_CTS_DIR "${DglinkUrBinary}/test/conformance")
 endif()
 set(DglinkUrBuildCommand)
 foreach(Target IN LISTS DglinkUrTargets)

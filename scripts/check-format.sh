@@ -10,7 +10,9 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  conformance/ur_face
   include/dglink/runtime.h
+  include/dglink/ur_ext.h
   runtime
 )
 status=0

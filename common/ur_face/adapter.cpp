@@ -74,8 +74,8 @@ ur_adapter_handle_t adapterHandle() {
 
 // ---- adapter ----
 
-ur_result_t adapterGet(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
-                       uint32_t *pNumAdapters) try {
+ur_result_t urAdapterGet(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
+                         uint32_t *pNumAdapters) try {
   if (phAdapters != nullptr && NumEntries == 0)
     return failUr(UR_RESULT_ERROR_INVALID_SIZE,
                   "{}: 'NumEntries' is 0 but 'phAdapters' is not null", __func__);
@@ -89,7 +89,7 @@ ur_result_t adapterGet(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t adapterRetain(ur_adapter_handle_t hAdapter) try {
+ur_result_t urAdapterRetain(ur_adapter_handle_t hAdapter) try {
   DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
   hAdapter->RefCount.fetch_add(1);
   return UR_RESULT_SUCCESS;
@@ -98,7 +98,7 @@ DGLINK_UR_CATCH_ALL
 
 // The adapter's platforms and devices live as long as the process: the last release
 // tears down what the backend keeps for the process, as piTearDown does.
-ur_result_t adapterRelease(ur_adapter_handle_t hAdapter) try {
+ur_result_t urAdapterRelease(ur_adapter_handle_t hAdapter) try {
   DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
   uint32_t Count = hAdapter->RefCount.load();
   do {
@@ -110,8 +110,8 @@ ur_result_t adapterRelease(ur_adapter_handle_t hAdapter) try {
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t adapterGetLastError(ur_adapter_handle_t hAdapter, const char **ppMessage,
-                                int32_t *pError) try {
+ur_result_t urAdapterGetLastError(ur_adapter_handle_t hAdapter, const char **ppMessage,
+                                  int32_t *pError) try {
   DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
   DGLINK_UR_NOT_NULL_POINTER(ppMessage);
   DGLINK_UR_NOT_NULL_POINTER(pError);
@@ -121,8 +121,8 @@ ur_result_t adapterGetLastError(ur_adapter_handle_t hAdapter, const char **ppMes
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t adapterGetInfo(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
-                           size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urAdapterGetInfo(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
   if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
@@ -143,8 +143,8 @@ DGLINK_UR_CATCH_ALL
 
 // ---- platform ----
 
-ur_result_t platformGet(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
-                        ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) try {
+ur_result_t urPlatformGet(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
+                          ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) try {
   DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
   if (phPlatforms == nullptr && pNumPlatforms == nullptr)
     return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -166,8 +166,8 @@ ur_result_t platformGet(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t platformGetInfo(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
-                            size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urPlatformGetInfo(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
+                              size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
   DGLINK_UR_CHECK(hPlatform, PI_ERROR_INVALID_PLATFORM);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -196,7 +196,8 @@ ur_result_t platformGetInfo(ur_platform_handle_t hPlatform, ur_platform_info_t p
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t platformGetApiVersion(ur_platform_handle_t hPlatform, ur_api_version_t *pVersion) try {
+ur_result_t urPlatformGetApiVersion(ur_platform_handle_t hPlatform,
+                                    ur_api_version_t *pVersion) try {
   DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
   DGLINK_UR_NOT_NULL_POINTER(pVersion);
   DGLINK_UR_CHECK(hPlatform, PI_ERROR_INVALID_PLATFORM);
@@ -207,8 +208,8 @@ DGLINK_UR_CATCH_ALL
 
 // The SYCL runtime's optimisation options are the drivers' as they are; any other
 // frontend option has no backend spelling here.
-ur_result_t platformGetBackendOption(ur_platform_handle_t hPlatform, const char *pFrontendOption,
-                                     const char **ppPlatformOption) try {
+ur_result_t urPlatformGetBackendOption(ur_platform_handle_t hPlatform, const char *pFrontendOption,
+                                       const char **ppPlatformOption) try {
   DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
   DGLINK_UR_NOT_NULL_POINTER(pFrontendOption);
   DGLINK_UR_NOT_NULL_POINTER(ppPlatformOption);
@@ -224,9 +225,9 @@ DGLINK_UR_CATCH_ALL
 
 // ---- device ----
 
-ur_result_t deviceGet(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
-                      uint32_t NumEntries, ur_device_handle_t *phDevices,
-                      uint32_t *pNumDevices) try {
+ur_result_t urDeviceGet(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
+                        uint32_t NumEntries, ur_device_handle_t *phDevices,
+                        uint32_t *pNumDevices) try {
   DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
   if (phDevices == nullptr && pNumDevices == nullptr)
     return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -277,8 +278,8 @@ ur_result_t deviceGet(ur_platform_handle_t hPlatform, ur_device_type_t DeviceTyp
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t deviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize,
-                          void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize,
+                            void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -410,13 +411,13 @@ ur_result_t deviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propName,
 DGLINK_UR_CATCH_ALL
 
 // Root devices live as long as the process: retain and release only check.
-ur_result_t deviceRetain(ur_device_handle_t hDevice) try {
+ur_result_t urDeviceRetain(ur_device_handle_t hDevice) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CORE(piDeviceRetain(core(hDevice)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t deviceRelease(ur_device_handle_t hDevice) try {
+ur_result_t urDeviceRelease(ur_device_handle_t hDevice) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CORE(piDeviceRelease(core(hDevice)));
 }
@@ -424,8 +425,8 @@ DGLINK_UR_CATCH_ALL
 
 // The first binary whose target the device builds (its image formats), as the SYCL
 // runtime asks before it creates a program.
-ur_result_t deviceSelectBinary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries,
-                               uint32_t NumBinaries, uint32_t *pSelectedBinary) try {
+ur_result_t urDeviceSelectBinary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries,
+                                 uint32_t NumBinaries, uint32_t *pSelectedBinary) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(pBinaries);
   DGLINK_UR_NOT_NULL_POINTER(pSelectedBinary);

@@ -6,9 +6,9 @@ namespace dglink::ur {
 
 // ---- context ----
 
-ur_result_t contextCreate(uint32_t DeviceCount, const ur_device_handle_t *phDevices,
-                          const ur_context_properties_t *pProperties,
-                          ur_context_handle_t *phContext) try {
+ur_result_t urContextCreate(uint32_t DeviceCount, const ur_device_handle_t *phDevices,
+                            const ur_context_properties_t *pProperties,
+                            ur_context_handle_t *phContext) try {
   DGLINK_UR_NOT_NULL_POINTER(phDevices);
   DGLINK_UR_NOT_NULL_POINTER(phContext);
   if (DeviceCount == 0)
@@ -23,20 +23,20 @@ ur_result_t contextCreate(uint32_t DeviceCount, const ur_device_handle_t *phDevi
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t contextRetain(ur_context_handle_t hContext) try {
+ur_result_t urContextRetain(ur_context_handle_t hContext) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_CORE(piContextRetain(core(hContext)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t contextRelease(ur_context_handle_t hContext) try {
+ur_result_t urContextRelease(ur_context_handle_t hContext) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_CORE(piContextRelease(core(hContext)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t contextGetInfo(ur_context_handle_t hContext, ur_context_info_t propName,
-                           size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urContextGetInfo(ur_context_handle_t hContext, ur_context_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_CHECK(hContext, PI_ERROR_INVALID_CONTEXT);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -62,8 +62,9 @@ DGLINK_UR_CATCH_ALL
 
 // ---- queue ----
 
-ur_result_t queueCreate(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                        const ur_queue_properties_t *pProperties, ur_queue_handle_t *phQueue) try {
+ur_result_t urQueueCreate(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                          const ur_queue_properties_t *pProperties,
+                          ur_queue_handle_t *phQueue) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(phQueue);
@@ -85,20 +86,20 @@ ur_result_t queueCreate(ur_context_handle_t hContext, ur_device_handle_t hDevice
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t queueRetain(ur_queue_handle_t hQueue) try {
+ur_result_t urQueueRetain(ur_queue_handle_t hQueue) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_CORE(piQueueRetain(core(hQueue)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t queueRelease(ur_queue_handle_t hQueue) try {
+ur_result_t urQueueRelease(ur_queue_handle_t hQueue) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_CORE(piQueueRelease(core(hQueue)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t queueGetInfo(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
-                         void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urQueueGetInfo(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
+                           void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -123,14 +124,14 @@ ur_result_t queueGetInfo(ur_queue_handle_t hQueue, ur_queue_info_t propName, siz
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t queueFinish(ur_queue_handle_t hQueue) try {
+ur_result_t urQueueFinish(ur_queue_handle_t hQueue) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_CORE(piQueueFinish(core(hQueue)));
 }
 DGLINK_UR_CATCH_ALL
 
 // Commands are submitted when they are enqueued: a flush only checks the queue.
-ur_result_t queueFlush(ur_queue_handle_t hQueue) try {
+ur_result_t urQueueFlush(ur_queue_handle_t hQueue) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
   return UR_RESULT_SUCCESS;
@@ -139,9 +140,9 @@ DGLINK_UR_CATCH_ALL
 
 // ---- buffers ----
 
-ur_result_t memBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
-                            const ur_buffer_properties_t *pProperties,
-                            ur_mem_handle_t *phBuffer) try {
+ur_result_t urMemBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
+                              const ur_buffer_properties_t *pProperties,
+                              ur_mem_handle_t *phBuffer) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(phBuffer);
   if (flags == 0 || (flags & UR_MEM_FLAGS_MASK) != 0)
@@ -170,20 +171,20 @@ ur_result_t memBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags, 
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t memRetain(ur_mem_handle_t hMem) try {
+ur_result_t urMemRetain(ur_mem_handle_t hMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hMem);
   DGLINK_UR_CORE(piMemRetain(core(hMem)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t memRelease(ur_mem_handle_t hMem) try {
+ur_result_t urMemRelease(ur_mem_handle_t hMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hMem);
   DGLINK_UR_CORE(piMemRelease(core(hMem)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t memGetInfo(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
-                       void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urMemGetInfo(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
+                         void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hMemory);
   DGLINK_UR_CHECK(hMemory, PI_ERROR_INVALID_MEM_OBJECT);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -225,8 +226,8 @@ ur_result_t usmRequest(const char *Function, const ur_usm_desc_t *pUSMDesc,
 
 } // namespace
 
-ur_result_t usmHostAlloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
-                         ur_usm_pool_handle_t pool, size_t size, void **ppMem) try {
+ur_result_t urUSMHostAlloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
+                           ur_usm_pool_handle_t pool, size_t size, void **ppMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
   pi_uint32 Alignment = 0;
@@ -237,9 +238,9 @@ ur_result_t usmHostAlloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSM
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t usmDeviceAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                           const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
-                           void **ppMem) try {
+ur_result_t urUSMDeviceAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                             const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
+                             void **ppMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
@@ -252,9 +253,9 @@ ur_result_t usmDeviceAlloc(ur_context_handle_t hContext, ur_device_handle_t hDev
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t usmSharedAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
-                           const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
-                           void **ppMem) try {
+ur_result_t urUSMSharedAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                             const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
+                             void **ppMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
@@ -267,7 +268,7 @@ ur_result_t usmSharedAlloc(ur_context_handle_t hContext, ur_device_handle_t hDev
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t usmFree(ur_context_handle_t hContext, void *pMem) try {
+ur_result_t urUSMFree(ur_context_handle_t hContext, void *pMem) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(pMem);
   DGLINK_UR_CORE(piextUSMFree(core(hContext), pMem));

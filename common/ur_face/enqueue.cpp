@@ -58,7 +58,7 @@ ur_result_t setArguments(_pi_kernel *Kernel, uint32_t numArgs,
 
 } // namespace
 
-ur_result_t enqueueKernelLaunchWithArgsExp(
+ur_result_t urEnqueueKernelLaunchWithArgsExp(
     ur_queue_handle_t hQueue, ur_kernel_handle_t hKernel, uint32_t workDim,
     const size_t *pGlobalWorkOffset, const size_t *pGlobalWorkSize, const size_t *pLocalWorkSize,
     uint32_t numArgs, const ur_exp_kernel_arg_properties_t *pArgs,
@@ -84,9 +84,9 @@ ur_result_t enqueueKernelLaunchWithArgsExp(
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueEventsWait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
-                              const ur_event_handle_t *phEventWaitList,
-                              ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueEventsWait(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
+                                const ur_event_handle_t *phEventWaitList,
+                                ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CORE(
@@ -94,9 +94,9 @@ ur_result_t enqueueEventsWait(ur_queue_handle_t hQueue, uint32_t numEventsInWait
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueEventsWaitWithBarrier(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
-                                         const ur_event_handle_t *phEventWaitList,
-                                         ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueEventsWaitWithBarrier(ur_queue_handle_t hQueue, uint32_t numEventsInWaitList,
+                                           const ur_event_handle_t *phEventWaitList,
+                                           ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CORE(piEnqueueEventsWaitWithBarrier(core(hQueue), numEventsInWaitList,
@@ -104,11 +104,11 @@ ur_result_t enqueueEventsWaitWithBarrier(ur_queue_handle_t hQueue, uint32_t numE
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueMemBufferRead(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                 bool blockingRead, size_t offset, size_t size, void *pDst,
-                                 uint32_t numEventsInWaitList,
-                                 const ur_event_handle_t *phEventWaitList,
-                                 ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueMemBufferRead(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                   bool blockingRead, size_t offset, size_t size, void *pDst,
+                                   uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
   DGLINK_UR_NOT_NULL_POINTER(pDst);
@@ -124,11 +124,11 @@ ur_result_t enqueueMemBufferRead(ur_queue_handle_t hQueue, ur_mem_handle_t hBuff
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
-                                  bool blockingWrite, size_t offset, size_t size, const void *pSrc,
-                                  uint32_t numEventsInWaitList,
-                                  const ur_event_handle_t *phEventWaitList,
-                                  ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                    bool blockingWrite, size_t offset, size_t size,
+                                    const void *pSrc, uint32_t numEventsInWaitList,
+                                    const ur_event_handle_t *phEventWaitList,
+                                    ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
   DGLINK_UR_NOT_NULL_POINTER(pSrc);
@@ -144,10 +144,10 @@ ur_result_t enqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hBuf
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
-                           const void *pPattern, size_t size, uint32_t numEventsInWaitList,
-                           const ur_event_handle_t *phEventWaitList,
-                           ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
+                             const void *pPattern, size_t size, uint32_t numEventsInWaitList,
+                             const ur_event_handle_t *phEventWaitList,
+                             ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_POINTER(pMem);
   DGLINK_UR_NOT_NULL_POINTER(pPattern);
@@ -162,10 +162,10 @@ ur_result_t enqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patternS
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueUSMMemcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst, const void *pSrc,
-                             size_t size, uint32_t numEventsInWaitList,
-                             const ur_event_handle_t *phEventWaitList,
-                             ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst,
+                               const void *pSrc, size_t size, uint32_t numEventsInWaitList,
+                               const ur_event_handle_t *phEventWaitList,
+                               ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_POINTER(pDst);
   DGLINK_UR_NOT_NULL_POINTER(pSrc);
@@ -179,12 +179,12 @@ DGLINK_UR_CATCH_ALL
 
 // The device-global copies: the core checks in the contract's order; UR's null checks
 // come first.
-ur_result_t enqueueDeviceGlobalVariableWrite(ur_queue_handle_t hQueue, ur_program_handle_t hProgram,
-                                             const char *name, bool blockingWrite, size_t count,
-                                             size_t offset, const void *pSrc,
-                                             uint32_t numEventsInWaitList,
-                                             const ur_event_handle_t *phEventWaitList,
-                                             ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueDeviceGlobalVariableWrite(ur_queue_handle_t hQueue,
+                                               ur_program_handle_t hProgram, const char *name,
+                                               bool blockingWrite, size_t count, size_t offset,
+                                               const void *pSrc, uint32_t numEventsInWaitList,
+                                               const ur_event_handle_t *phEventWaitList,
+                                               ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_NOT_NULL_POINTER(name);
@@ -196,11 +196,12 @@ ur_result_t enqueueDeviceGlobalVariableWrite(ur_queue_handle_t hQueue, ur_progra
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t enqueueDeviceGlobalVariableRead(ur_queue_handle_t hQueue, ur_program_handle_t hProgram,
-                                            const char *name, bool blockingRead, size_t count,
-                                            size_t offset, void *pDst, uint32_t numEventsInWaitList,
-                                            const ur_event_handle_t *phEventWaitList,
-                                            ur_event_handle_t *phEvent) try {
+ur_result_t urEnqueueDeviceGlobalVariableRead(ur_queue_handle_t hQueue,
+                                              ur_program_handle_t hProgram, const char *name,
+                                              bool blockingRead, size_t count, size_t offset,
+                                              void *pDst, uint32_t numEventsInWaitList,
+                                              const ur_event_handle_t *phEventWaitList,
+                                              ur_event_handle_t *phEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_NOT_NULL_POINTER(name);
@@ -214,7 +215,7 @@ DGLINK_UR_CATCH_ALL
 
 // ---- events ----
 
-ur_result_t eventWait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) try {
+ur_result_t urEventWait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) try {
   DGLINK_UR_NOT_NULL_POINTER(phEventWaitList);
   if (numEvents == 0)
     return failUr(UR_RESULT_ERROR_INVALID_VALUE, "{}: 'numEvents' is 0", __func__);
@@ -222,8 +223,8 @@ ur_result_t eventWait(uint32_t numEvents, const ur_event_handle_t *phEventWaitLi
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t eventGetInfo(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
-                         void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urEventGetInfo(ur_event_handle_t hEvent, ur_event_info_t propName, size_t propSize,
+                           void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hEvent);
   DGLINK_UR_CHECK(hEvent, PI_ERROR_INVALID_EVENT);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -250,13 +251,13 @@ ur_result_t eventGetInfo(ur_event_handle_t hEvent, ur_event_info_t propName, siz
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t eventRetain(ur_event_handle_t hEvent) try {
+ur_result_t urEventRetain(ur_event_handle_t hEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hEvent);
   DGLINK_UR_CORE(piEventRetain(core(hEvent)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t eventRelease(ur_event_handle_t hEvent) try {
+ur_result_t urEventRelease(ur_event_handle_t hEvent) try {
   DGLINK_UR_NOT_NULL_HANDLE(hEvent);
   DGLINK_UR_CORE(piEventRelease(core(hEvent)));
 }

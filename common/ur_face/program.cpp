@@ -149,16 +149,14 @@ private:
       P.Pi.Type = PI_PROPERTY_TYPE_STRING;
       break;
     case UR_PROGRAM_METADATA_TYPE_BYTE_ARRAY: {
+      // As DPC++ passes them: the property's bytes, its 64-bit size header included
+      // (the core checks the header).
       if (Entry.size != 0 && Entry.value.pData == nullptr)
         return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                       "program metadata '{}' has {} bytes at a null pointer", dglink::clip(Name),
                       Entry.size);
-      // PI's byte arrays start with their size in bits, 64-bit little endian.
-      const uint64_t Bits = static_cast<uint64_t>(Entry.size) * 8;
-      for (int I = 0; I < 8; ++I)
-        P.Bytes.push_back(static_cast<uint8_t>(Bits >> (8 * I)));
       const auto *Data = static_cast<const uint8_t *>(Entry.value.pData);
-      P.Bytes.insert(P.Bytes.end(), Data, Data + Entry.size);
+      P.Bytes.assign(Data, Data + Entry.size);
       P.Pi.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
       break;
     }
@@ -231,9 +229,9 @@ ur_program_binary_type_t binaryType(pi_program_binary_type Type) {
 
 // ---- program creation ----
 
-ur_result_t programCreateWithIL(ur_context_handle_t hContext, const void *pIL, size_t length,
-                                const ur_program_properties_t *pProperties,
-                                ur_program_handle_t *phProgram) try {
+ur_result_t urProgramCreateWithIL(ur_context_handle_t hContext, const void *pIL, size_t length,
+                                  const ur_program_properties_t *pProperties,
+                                  ur_program_handle_t *phProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(pIL);
   DGLINK_UR_NOT_NULL_POINTER(phProgram);
@@ -253,11 +251,11 @@ ur_result_t programCreateWithIL(ur_context_handle_t hContext, const void *pIL, s
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programCreateWithBinary(ur_context_handle_t hContext, uint32_t numDevices,
-                                    ur_device_handle_t *phDevices, size_t *pLengths,
-                                    const uint8_t **ppBinaries,
-                                    const ur_program_properties_t *pProperties,
-                                    ur_program_handle_t *phProgram) try {
+ur_result_t urProgramCreateWithBinary(ur_context_handle_t hContext, uint32_t numDevices,
+                                      ur_device_handle_t *phDevices, size_t *pLengths,
+                                      const uint8_t **ppBinaries,
+                                      const ur_program_properties_t *pProperties,
+                                      ur_program_handle_t *phProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(phDevices);
   DGLINK_UR_NOT_NULL_POINTER(pLengths);
@@ -295,16 +293,16 @@ DGLINK_UR_CATCH_ALL
 
 // ---- build, compile, link ----
 
-ur_result_t programBuild(ur_context_handle_t hContext, ur_program_handle_t hProgram,
-                         const char *pOptions) try {
+ur_result_t urProgramBuild(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                           const char *pOptions) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_CORE(piProgramBuild(core(hProgram), 0, nullptr, pOptions, nullptr, nullptr));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programCompile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
-                           const char *pOptions) try {
+ur_result_t urProgramCompile(ur_context_handle_t hContext, ur_program_handle_t hProgram,
+                             const char *pOptions) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_CORE(piProgramCompile(core(hProgram), 0, nullptr, pOptions, 0, nullptr, nullptr,
@@ -312,9 +310,9 @@ ur_result_t programCompile(ur_context_handle_t hContext, ur_program_handle_t hPr
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programLink(ur_context_handle_t hContext, uint32_t count,
-                        const ur_program_handle_t *phPrograms, const char *pOptions,
-                        ur_program_handle_t *phProgram) try {
+ur_result_t urProgramLink(ur_context_handle_t hContext, uint32_t count,
+                          const ur_program_handle_t *phPrograms, const char *pOptions,
+                          ur_program_handle_t *phProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(phPrograms);
   DGLINK_UR_NOT_NULL_POINTER(phProgram);
@@ -330,9 +328,9 @@ ur_result_t programLink(ur_context_handle_t hContext, uint32_t count,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programBuildExp(ur_program_handle_t hProgram, uint32_t numDevices,
-                            ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
-                            const char *pOptions) try {
+ur_result_t urProgramBuildExp(ur_program_handle_t hProgram, uint32_t numDevices,
+                              ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                              const char *pOptions) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   if (const ur_result_t R = expArguments(__func__, numDevices, phDevices, flags);
       R != UR_RESULT_SUCCESS)
@@ -342,9 +340,9 @@ ur_result_t programBuildExp(ur_program_handle_t hProgram, uint32_t numDevices,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programCompileExp(ur_program_handle_t hProgram, uint32_t numDevices,
-                              ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
-                              const char *pOptions) try {
+ur_result_t urProgramCompileExp(ur_program_handle_t hProgram, uint32_t numDevices,
+                                ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                                const char *pOptions) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   if (const ur_result_t R = expArguments(__func__, numDevices, phDevices, flags);
       R != UR_RESULT_SUCCESS)
@@ -354,10 +352,10 @@ ur_result_t programCompileExp(ur_program_handle_t hProgram, uint32_t numDevices,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programLinkExp(ur_context_handle_t hContext, uint32_t numDevices,
-                           ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
-                           uint32_t count, const ur_program_handle_t *phPrograms,
-                           const char *pOptions, ur_program_handle_t *phProgram) try {
+ur_result_t urProgramLinkExp(ur_context_handle_t hContext, uint32_t numDevices,
+                             ur_device_handle_t *phDevices, ur_exp_program_flags_t flags,
+                             uint32_t count, const ur_program_handle_t *phPrograms,
+                             const char *pOptions, ur_program_handle_t *phProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(phPrograms);
   DGLINK_UR_NOT_NULL_POINTER(phProgram);
@@ -375,13 +373,13 @@ ur_result_t programLinkExp(ur_context_handle_t hContext, uint32_t numDevices,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programRetain(ur_program_handle_t hProgram) try {
+ur_result_t urProgramRetain(ur_program_handle_t hProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_CORE(piProgramRetain(core(hProgram)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programRelease(ur_program_handle_t hProgram) try {
+ur_result_t urProgramRelease(ur_program_handle_t hProgram) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_CORE(piProgramRelease(core(hProgram)));
 }
@@ -389,8 +387,8 @@ DGLINK_UR_CATCH_ALL
 
 // ---- program queries ----
 
-ur_result_t programGetInfo(ur_program_handle_t hProgram, ur_program_info_t propName,
-                           size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urProgramGetInfo(ur_program_handle_t hProgram, ur_program_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_CHECK(hProgram, PI_ERROR_INVALID_PROGRAM);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -449,9 +447,9 @@ ur_result_t programGetInfo(ur_program_handle_t hProgram, ur_program_info_t propN
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t programGetBuildInfo(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
-                                ur_program_build_info_t propName, size_t propSize, void *pPropValue,
-                                size_t *pPropSizeRet) try {
+ur_result_t urProgramGetBuildInfo(ur_program_handle_t hProgram, ur_device_handle_t hDevice,
+                                  ur_program_build_info_t propName, size_t propSize,
+                                  void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CHECK(hProgram, PI_ERROR_INVALID_PROGRAM);
@@ -482,11 +480,11 @@ DGLINK_UR_CATCH_ALL
 
 // The device address of a device global (a backend that finds globals by name).
 // OpenCL's lowered storage is a buffer the adapter owns, with no pointer to hand out.
-ur_result_t programGetGlobalVariablePointer(ur_device_handle_t hDevice,
-                                            ur_program_handle_t hProgram,
-                                            const char *pGlobalVariableName,
-                                            size_t *pGlobalVariableSizeRet,
-                                            void **ppGlobalVariablePointerRet) try {
+ur_result_t urProgramGetGlobalVariablePointer(ur_device_handle_t hDevice,
+                                              ur_program_handle_t hProgram,
+                                              const char *pGlobalVariableName,
+                                              size_t *pGlobalVariableSizeRet,
+                                              void **ppGlobalVariablePointerRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_NOT_NULL_POINTER(pGlobalVariableName);
@@ -502,8 +500,7 @@ ur_result_t programGetGlobalVariablePointer(ur_device_handle_t hDevice,
                   "{}: device global '{}' lives in storage the adapter owns (lowered for "
                   "OpenCL) and has no device pointer; use urEnqueueDeviceGlobalVariableRead/Write",
                   __func__, dglink::clip(pGlobalVariableName));
-  *ppGlobalVariablePointerRet =
-      dglink::core::locationAddress<void *>(Location); // NOLINT(performance-no-int-to-ptr)
+  *ppGlobalVariablePointerRet = dglink::core::locationAddress<void *>(Location);
   if (pGlobalVariableSizeRet != nullptr)
     *pGlobalVariableSizeRet = Size;
   return UR_RESULT_SUCCESS;
@@ -512,8 +509,8 @@ DGLINK_UR_CATCH_ALL
 
 // ---- kernels ----
 
-ur_result_t kernelCreate(ur_program_handle_t hProgram, const char *pKernelName,
-                         ur_kernel_handle_t *phKernel) try {
+ur_result_t urKernelCreate(ur_program_handle_t hProgram, const char *pKernelName,
+                           ur_kernel_handle_t *phKernel) try {
   DGLINK_UR_NOT_NULL_HANDLE(hProgram);
   DGLINK_UR_NOT_NULL_POINTER(pKernelName);
   DGLINK_UR_NOT_NULL_POINTER(phKernel);
@@ -524,20 +521,20 @@ ur_result_t kernelCreate(ur_program_handle_t hProgram, const char *pKernelName,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t kernelRetain(ur_kernel_handle_t hKernel) try {
+ur_result_t urKernelRetain(ur_kernel_handle_t hKernel) try {
   DGLINK_UR_NOT_NULL_HANDLE(hKernel);
   DGLINK_UR_CORE(piKernelRetain(core(hKernel)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t kernelRelease(ur_kernel_handle_t hKernel) try {
+ur_result_t urKernelRelease(ur_kernel_handle_t hKernel) try {
   DGLINK_UR_NOT_NULL_HANDLE(hKernel);
   DGLINK_UR_CORE(piKernelRelease(core(hKernel)));
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t kernelGetInfo(ur_kernel_handle_t hKernel, ur_kernel_info_t propName, size_t propSize,
-                          void *pPropValue, size_t *pPropSizeRet) try {
+ur_result_t urKernelGetInfo(ur_kernel_handle_t hKernel, ur_kernel_info_t propName, size_t propSize,
+                            void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hKernel);
   DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
   const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
@@ -564,9 +561,9 @@ ur_result_t kernelGetInfo(ur_kernel_handle_t hKernel, ur_kernel_info_t propName,
 }
 DGLINK_UR_CATCH_ALL
 
-ur_result_t kernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
-                               ur_kernel_group_info_t propName, size_t propSize, void *pPropValue,
-                               size_t *pPropSizeRet) try {
+ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
+                                 ur_kernel_group_info_t propName, size_t propSize, void *pPropValue,
+                                 size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hKernel);
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);

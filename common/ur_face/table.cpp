@@ -27,79 +27,79 @@ ur_dditable_t makeTable() {
 #undef DGLINK_UR_TABLE
 
   // Then what dglink serves.
-  Table.Adapter.pfnGet = adapterGet;
-  Table.Adapter.pfnRetain = adapterRetain;
-  Table.Adapter.pfnRelease = adapterRelease;
-  Table.Adapter.pfnGetLastError = adapterGetLastError;
-  Table.Adapter.pfnGetInfo = adapterGetInfo;
+  Table.Adapter.pfnGet = urAdapterGet;
+  Table.Adapter.pfnRetain = urAdapterRetain;
+  Table.Adapter.pfnRelease = urAdapterRelease;
+  Table.Adapter.pfnGetLastError = urAdapterGetLastError;
+  Table.Adapter.pfnGetInfo = urAdapterGetInfo;
 
-  Table.Platform.pfnGet = platformGet;
-  Table.Platform.pfnGetInfo = platformGetInfo;
-  Table.Platform.pfnGetApiVersion = platformGetApiVersion;
-  Table.Platform.pfnGetBackendOption = platformGetBackendOption;
+  Table.Platform.pfnGet = urPlatformGet;
+  Table.Platform.pfnGetInfo = urPlatformGetInfo;
+  Table.Platform.pfnGetApiVersion = urPlatformGetApiVersion;
+  Table.Platform.pfnGetBackendOption = urPlatformGetBackendOption;
 
-  Table.Device.pfnGet = deviceGet;
-  Table.Device.pfnGetInfo = deviceGetInfo;
-  Table.Device.pfnRetain = deviceRetain;
-  Table.Device.pfnRelease = deviceRelease;
-  Table.Device.pfnSelectBinary = deviceSelectBinary;
+  Table.Device.pfnGet = urDeviceGet;
+  Table.Device.pfnGetInfo = urDeviceGetInfo;
+  Table.Device.pfnRetain = urDeviceRetain;
+  Table.Device.pfnRelease = urDeviceRelease;
+  Table.Device.pfnSelectBinary = urDeviceSelectBinary;
 
-  Table.Context.pfnCreate = contextCreate;
-  Table.Context.pfnRetain = contextRetain;
-  Table.Context.pfnRelease = contextRelease;
-  Table.Context.pfnGetInfo = contextGetInfo;
+  Table.Context.pfnCreate = urContextCreate;
+  Table.Context.pfnRetain = urContextRetain;
+  Table.Context.pfnRelease = urContextRelease;
+  Table.Context.pfnGetInfo = urContextGetInfo;
 
-  Table.Queue.pfnCreate = queueCreate;
-  Table.Queue.pfnRetain = queueRetain;
-  Table.Queue.pfnRelease = queueRelease;
-  Table.Queue.pfnGetInfo = queueGetInfo;
-  Table.Queue.pfnFinish = queueFinish;
-  Table.Queue.pfnFlush = queueFlush;
+  Table.Queue.pfnCreate = urQueueCreate;
+  Table.Queue.pfnRetain = urQueueRetain;
+  Table.Queue.pfnRelease = urQueueRelease;
+  Table.Queue.pfnGetInfo = urQueueGetInfo;
+  Table.Queue.pfnFinish = urQueueFinish;
+  Table.Queue.pfnFlush = urQueueFlush;
 
-  Table.Mem.pfnBufferCreate = memBufferCreate;
-  Table.Mem.pfnRetain = memRetain;
-  Table.Mem.pfnRelease = memRelease;
-  Table.Mem.pfnGetInfo = memGetInfo;
+  Table.Mem.pfnBufferCreate = urMemBufferCreate;
+  Table.Mem.pfnRetain = urMemRetain;
+  Table.Mem.pfnRelease = urMemRelease;
+  Table.Mem.pfnGetInfo = urMemGetInfo;
 
-  Table.USM.pfnHostAlloc = usmHostAlloc;
-  Table.USM.pfnDeviceAlloc = usmDeviceAlloc;
-  Table.USM.pfnSharedAlloc = usmSharedAlloc;
-  Table.USM.pfnFree = usmFree;
+  Table.USM.pfnHostAlloc = urUSMHostAlloc;
+  Table.USM.pfnDeviceAlloc = urUSMDeviceAlloc;
+  Table.USM.pfnSharedAlloc = urUSMSharedAlloc;
+  Table.USM.pfnFree = urUSMFree;
 
-  Table.Program.pfnCreateWithIL = programCreateWithIL;
-  Table.Program.pfnCreateWithBinary = programCreateWithBinary;
-  Table.Program.pfnBuild = programBuild;
-  Table.Program.pfnCompile = programCompile;
-  Table.Program.pfnLink = programLink;
-  Table.Program.pfnRetain = programRetain;
-  Table.Program.pfnRelease = programRelease;
-  Table.Program.pfnGetInfo = programGetInfo;
-  Table.Program.pfnGetBuildInfo = programGetBuildInfo;
-  Table.Program.pfnGetGlobalVariablePointer = programGetGlobalVariablePointer;
-  Table.ProgramExp.pfnBuildExp = programBuildExp;
-  Table.ProgramExp.pfnCompileExp = programCompileExp;
-  Table.ProgramExp.pfnLinkExp = programLinkExp;
+  Table.Program.pfnCreateWithIL = urProgramCreateWithIL;
+  Table.Program.pfnCreateWithBinary = urProgramCreateWithBinary;
+  Table.Program.pfnBuild = urProgramBuild;
+  Table.Program.pfnCompile = urProgramCompile;
+  Table.Program.pfnLink = urProgramLink;
+  Table.Program.pfnRetain = urProgramRetain;
+  Table.Program.pfnRelease = urProgramRelease;
+  Table.Program.pfnGetInfo = urProgramGetInfo;
+  Table.Program.pfnGetBuildInfo = urProgramGetBuildInfo;
+  Table.Program.pfnGetGlobalVariablePointer = urProgramGetGlobalVariablePointer;
+  Table.ProgramExp.pfnBuildExp = urProgramBuildExp;
+  Table.ProgramExp.pfnCompileExp = urProgramCompileExp;
+  Table.ProgramExp.pfnLinkExp = urProgramLinkExp;
 
-  Table.Kernel.pfnCreate = kernelCreate;
-  Table.Kernel.pfnRetain = kernelRetain;
-  Table.Kernel.pfnRelease = kernelRelease;
-  Table.Kernel.pfnGetInfo = kernelGetInfo;
-  Table.Kernel.pfnGetGroupInfo = kernelGetGroupInfo;
+  Table.Kernel.pfnCreate = urKernelCreate;
+  Table.Kernel.pfnRetain = urKernelRetain;
+  Table.Kernel.pfnRelease = urKernelRelease;
+  Table.Kernel.pfnGetInfo = urKernelGetInfo;
+  Table.Kernel.pfnGetGroupInfo = urKernelGetGroupInfo;
 
-  Table.Enqueue.pfnEventsWait = enqueueEventsWait;
-  Table.Enqueue.pfnEventsWaitWithBarrier = enqueueEventsWaitWithBarrier;
-  Table.Enqueue.pfnMemBufferRead = enqueueMemBufferRead;
-  Table.Enqueue.pfnMemBufferWrite = enqueueMemBufferWrite;
-  Table.Enqueue.pfnUSMFill = enqueueUSMFill;
-  Table.Enqueue.pfnUSMMemcpy = enqueueUSMMemcpy;
-  Table.Enqueue.pfnDeviceGlobalVariableWrite = enqueueDeviceGlobalVariableWrite;
-  Table.Enqueue.pfnDeviceGlobalVariableRead = enqueueDeviceGlobalVariableRead;
-  Table.EnqueueExp.pfnKernelLaunchWithArgsExp = enqueueKernelLaunchWithArgsExp;
+  Table.Enqueue.pfnEventsWait = urEnqueueEventsWait;
+  Table.Enqueue.pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;
+  Table.Enqueue.pfnMemBufferRead = urEnqueueMemBufferRead;
+  Table.Enqueue.pfnMemBufferWrite = urEnqueueMemBufferWrite;
+  Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;
+  Table.Enqueue.pfnUSMMemcpy = urEnqueueUSMMemcpy;
+  Table.Enqueue.pfnDeviceGlobalVariableWrite = urEnqueueDeviceGlobalVariableWrite;
+  Table.Enqueue.pfnDeviceGlobalVariableRead = urEnqueueDeviceGlobalVariableRead;
+  Table.EnqueueExp.pfnKernelLaunchWithArgsExp = urEnqueueKernelLaunchWithArgsExp;
 
-  Table.Event.pfnWait = eventWait;
-  Table.Event.pfnGetInfo = eventGetInfo;
-  Table.Event.pfnRetain = eventRetain;
-  Table.Event.pfnRelease = eventRelease;
+  Table.Event.pfnWait = urEventWait;
+  Table.Event.pfnGetInfo = urEventGetInfo;
+  Table.Event.pfnRetain = urEventRetain;
+  Table.Event.pfnRelease = urEventRelease;
   return Table;
 }
 

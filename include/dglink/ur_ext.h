@@ -26,9 +26,10 @@
  * describes a dglink device image, so that a program made through UR is the one
  * piextProgramCreateWithImage makes. Property sets travel as "<set name>/<property>"
  * (e.g. "SYCL/device globals/<unique id>"): UINT32, STRING, and BYTE_ARRAY whose bytes
- * are the property's value without the 64-bit size header. The image's own fields: */
-#define DGLINK_UR_METADATA_IMAGE_TARGET "DGLINK/image/target"   /* STRING, e.g. "spir64" */
-#define DGLINK_UR_METADATA_IMAGE_FORMAT "DGLINK/image/format"   /* UINT32 */
+ * are the property's value with its 64-bit size header, as DPC++ passes them. The
+ * image's own fields: */
+#define DGLINK_UR_METADATA_IMAGE_TARGET "DGLINK/image/target" /* STRING, e.g. "spir64" */
+#define DGLINK_UR_METADATA_IMAGE_FORMAT "DGLINK/image/format" /* UINT32 */
 #define DGLINK_UR_METADATA_IMAGE_COMPILE_OPTIONS "DGLINK/image/compile options" /* STRING */
 #define DGLINK_UR_METADATA_IMAGE_LINK_OPTIONS "DGLINK/image/link options"       /* STRING */
 /* STRING: the image's entries (kernel names), one per metadata entry of this name. */
