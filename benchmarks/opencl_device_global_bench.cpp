@@ -256,6 +256,30 @@ void registerBenchmarks() {
                                    })
           ->UseManualTime();
 #ifdef DGLINK_BENCH_UR
+      if (T->Ur.Program != nullptr && Bytes == Sizes[0]) {
+        // The cost of the route alone: a query the core answers from the handle, through
+        // the dispatch layer and the PI face, and through the UR loader and the UR face.
+        benchmark::RegisterBenchmark(("Query/dglink/0" + Suffix).c_str(),
+                                     [T](benchmark::State &State) {
+                                       timeEachCall(State, 0, [T] {
+                                         pi_uint32 Count = 0;
+                                         return static_cast<int>(piProgramGetInfo(
+                                             T->Program, PI_PROGRAM_INFO_REFERENCE_COUNT,
+                                             sizeof(Count), &Count, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+        benchmark::RegisterBenchmark(("Query/ur/0" + Suffix).c_str(),
+                                     [T](benchmark::State &State) {
+                                       timeEachCall(State, 0, [T] {
+                                         uint32_t Count = 0;
+                                         return static_cast<int>(urProgramGetInfo(
+                                             T->Ur.Program, UR_PROGRAM_INFO_REFERENCE_COUNT,
+                                             sizeof(Count), &Count, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+      }
       if (T->Ur.Program != nullptr) {
         benchmark::RegisterBenchmark(("Write/ur/" + Size + Suffix).c_str(),
                                      [T, Bytes](benchmark::State &State) {

@@ -10,7 +10,7 @@ Names are <Operation>/<dglink|ur|raw>/<bytes>/<device index>; values are the cou
 median_us (or its median aggregate with --benchmark_repetitions). Where the run has
 "ur" rows (the same copy through the Unified Runtime loader and dglink's UR adapter),
 a second table gives what the UR loader adds over the PI face (issue 15's target: at
-most 0.1 µs).
+most 0.1 µs); its Query row is a program query alone, the cost of the route itself.
 """
 import json
 import sys
@@ -58,7 +58,7 @@ def main():
             continue
         print("\n| op | bytes | PI face µs | UR loader µs | UR - PI µs | raw µs |")
         print("|---|---:|---:|---:|---:|---:|")
-        for op in ("Write", "Read"):
+        for op in ("Query", "Write", "Read"):
             for size in sorted({k[2] for k in values if k[0] == op and k[3] == device}):
                 pi = values.get((op, "dglink", size, device))
                 ur = values.get((op, "ur", size, device))
@@ -66,7 +66,7 @@ def main():
                 if pi is None or ur is None:
                     continue
                 print(f"| {op.lower()} | {size} | {pi:.2f} | {ur:.2f} | {ur - pi:+.2f} | "
-                      f"{raw if raw is None else f'{raw:.2f}'} |")
+                      f"{'-' if raw is None else f'{raw:.2f}'} |")
     return 0 if missed == 0 else 1
 
 

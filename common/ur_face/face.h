@@ -113,14 +113,15 @@ public:
   ur_result_t bytes(const void *Data, size_t Size) const;
   template <typename T> ur_result_t value(const T &Value) const {
     static_assert(std::is_trivially_copyable_v<T>, "info values are plain data");
-    return bytes(&Value, sizeof(T));
+    // Handles are answered as the pointers they are.
+    return bytes(&Value, sizeof(T)); // NOLINT(bugprone-sizeof-expression)
   }
   ur_result_t boolean(bool Value) const { return value(ur_bool_t{Value}); }
   ur_result_t string(const std::string &Value) const {
     return bytes(Value.c_str(), Value.size() + 1);
   }
   template <typename T> ur_result_t array(const std::vector<T> &Values) const {
-    return bytes(Values.data(), Values.size() * sizeof(T));
+    return bytes(Values.data(), Values.size() * sizeof(T)); // NOLINT(bugprone-sizeof-expression)
   }
   // A query this face does not answer.
   ur_result_t unsupported(uint32_t Name) const;

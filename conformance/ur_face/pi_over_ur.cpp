@@ -15,8 +15,10 @@
 #include "image_metadata.h"
 
 #include <unified-runtime/ur_api.h>
+#include <unified-runtime/ur_ddi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <list>
@@ -29,6 +31,22 @@
 namespace {
 
 // ---- the loader and its adapters ----
+
+// UR counts a reference for every device urDeviceGet hands out; PI's root devices are
+// never released. The bridge releases what it handed out when the process ends.
+std::mutex DevicesMutex;
+std::vector<ur_device_handle_t> &handedOut() {
+  static auto *Devices = new std::vector<ur_device_handle_t>();
+  return *Devices;
+}
+void keepDevices(ur_platform_handle_t Platform, ur_device_type_t Type,
+                 const ur_device_handle_t *Devices, uint32_t NumEntries) {
+  uint32_t Count = 0; // a count query hands out nothing
+  if (urDeviceGet(Platform, Type, 0, nullptr, &Count) != UR_RESULT_SUCCESS)
+    return;
+  std::lock_guard<std::mutex> Lock(DevicesMutex);
+  handedOut().insert(handedOut().end(), Devices, Devices + std::min(Count, NumEntries));
+}
 
 struct Loader {
   std::vector<ur_adapter_handle_t> Adapters;
@@ -61,6 +79,15 @@ Loader &loader() {
     L->InitResult = urLoaderInit(0, nullptr);
     if (L->InitResult != UR_RESULT_SUCCESS)
       return L;
+    // At exit the loader tears its layers down: the leak checker
+    // (UR_ENABLE_LAYERS=UR_LAYER_FULL_VALIDATION) then reports what is still retained.
+    std::atexit([] {
+      for (ur_device_handle_t Device : handedOut())
+        urDeviceRelease(Device);
+      for (ur_adapter_handle_t Adapter : loader().Adapters)
+        urAdapterRelease(Adapter);
+      urLoaderTearDown();
+    });
     uint32_t Count = 0;
     if (urAdapterGet(0, nullptr, &Count) != UR_RESULT_SUCCESS || Count == 0)
       return L;
@@ -232,6 +259,20 @@ pi_result firstNull(std::initializer_list<std::pair<const void *, pi_result>> Ha
 template <typename To, typename From> To as(From Handle) { return reinterpret_cast<To>(Handle); }
 #define UR(Handle, Type) as<Type>(Handle)
 
+// dglink's own queries (ur_ext.h) go to the adapter's table, which every handle starts
+// with, as an ICD-style extension does: UR's validation layer refuses enumerators it
+// does not know, so the loader's route would work only without it.
+ur_result_t dglinkDeviceInfo(ur_device_handle_t Device, ur_device_info_t Name, size_t Size,
+                             void *Value, size_t *SizeRet) {
+  const auto *Table = *reinterpret_cast<const ur_dditable_t *const *>(Device);
+  return Table->Device.pfnGetInfo(Device, Name, Size, Value, SizeRet);
+}
+ur_result_t dglinkProgramInfo(ur_program_handle_t Program, ur_program_info_t Name, size_t Size,
+                              void *Value, size_t *SizeRet) {
+  const auto *Table = *reinterpret_cast<const ur_dditable_t *const *>(Program);
+  return Table->Program.pfnGetInfo(Program, Name, Size, Value, SizeRet);
+}
+
 // ---- info answers in PI's rules ----
 
 pi_result answer(const void *Data, size_t Size, size_t ParamValueSize, void *ParamValue,
@@ -384,9 +425,11 @@ PI_API_EXPORT pi_result piPlatformGetInfo(pi_platform Platform, pi_platform_info
     if (const ur_result_t R = urDeviceGet(P, UR_DEVICE_TYPE_ALL, 1, &Device, nullptr);
         R != UR_RESULT_SUCCESS)
       return back(R, PI_ERROR_INVALID_PLATFORM);
-    return passThrough(urDeviceGetInfo, Device,
-                       static_cast<ur_device_info_t>(DGLINK_UR_DEVICE_INFO_BACKEND_NAME),
-                       ParamValueSize, ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PLATFORM);
+    const pi_result Result = passThrough(
+        dglinkDeviceInfo, Device, static_cast<ur_device_info_t>(DGLINK_UR_DEVICE_INFO_BACKEND_NAME),
+        ParamValueSize, ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PLATFORM);
+    urDeviceRelease(Device); // UR counts a reference for each device urDeviceGet gives
+    return Result;
   }
   }
   return passThrough(urPlatformGetInfo, P, Name, ParamValueSize, ParamValue, ParamValueSizeRet,
@@ -402,6 +445,8 @@ PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_type Device
   auto *Count = reinterpret_cast<uint32_t *>(NumDevices);
   auto Get = [&](ur_device_type_t Type) {
     const ur_result_t R = urDeviceGet(P, Type, NumEntries, Out, Count);
+    if (R == UR_RESULT_SUCCESS && Out != nullptr)
+      keepDevices(P, Type, Out, NumEntries);
     if (R == UR_RESULT_ERROR_INVALID_ENUMERATION)
       return back(R) == PI_ERROR_INVALID_VALUE ? PI_ERROR_INVALID_DEVICE_TYPE : back(R);
     return back(R, PI_ERROR_INVALID_PLATFORM);
@@ -435,8 +480,10 @@ PI_API_EXPORT pi_result piDevicesGet(pi_platform Platform, pi_device_type Device
     if (const ur_result_t R = urDeviceGet(P, Type, 0, nullptr, &N); R != UR_RESULT_SUCCESS)
       return back(R, PI_ERROR_INVALID_PLATFORM);
     std::vector<ur_device_handle_t> List(N);
-    if (N != 0)
-      urDeviceGet(P, Type, N, List.data(), nullptr);
+    if (N != 0 && urDeviceGet(P, Type, N, List.data(), nullptr) == UR_RESULT_SUCCESS) {
+      std::lock_guard<std::mutex> Lock(DevicesMutex);
+      handedOut().insert(handedOut().end(), List.begin(), List.end());
+    }
     for (ur_device_handle_t D : List) {
       if (Out != nullptr && Found < NumEntries)
         Out[Found] = D;
@@ -458,10 +505,14 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
     return passThrough(urDeviceGetInfo, D, static_cast<ur_device_info_t>(Name), ParamValueSize,
                        ParamValue, ParamValueSizeRet, Null);
   };
+  auto Own = [&](uint32_t Name) {
+    return passThrough(dglinkDeviceInfo, D, static_cast<ur_device_info_t>(Name), ParamValueSize,
+                       ParamValue, ParamValueSizeRet, Null);
+  };
   auto Bool = [&](uint32_t Name) {
     ur_bool_t Value = false;
-    if (const ur_result_t R =
-            urValue(urDeviceGetInfo, D, static_cast<ur_device_info_t>(Name), Value);
+    if (const ur_result_t R = urValue(Name >= 0x20000 ? dglinkDeviceInfo : urDeviceGetInfo, D,
+                                      static_cast<ur_device_info_t>(Name), Value);
         R != UR_RESULT_SUCCESS)
       return back(R, Null);
     return answerValue(pi_bool{Value ? PI_TRUE : PI_FALSE}, ParamValueSize, ParamValue,
@@ -554,15 +605,15 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
   case PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
     return Usm(UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT);
   case PI_EXT_DEVICE_INFO_LINK_FORMATS:
-    return Pass(DGLINK_UR_DEVICE_INFO_LINK_FORMATS);
+    return Own(DGLINK_UR_DEVICE_INFO_LINK_FORMATS);
   case PI_EXT_DEVICE_INFO_IMAGE_FORMATS:
-    return Pass(DGLINK_UR_DEVICE_INFO_IMAGE_FORMATS);
+    return Own(DGLINK_UR_DEVICE_INFO_IMAGE_FORMATS);
   case PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM:
-    return Pass(DGLINK_UR_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM);
+    return Own(DGLINK_UR_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM);
   case PI_EXT_DEVICE_INFO_USM_MECHANISM:
-    return Pass(DGLINK_UR_DEVICE_INFO_USM_MECHANISM);
+    return Own(DGLINK_UR_DEVICE_INFO_USM_MECHANISM);
   case PI_EXT_DEVICE_INFO_BACKEND_NAME:
-    return Pass(DGLINK_UR_DEVICE_INFO_BACKEND_NAME);
+    return Own(DGLINK_UR_DEVICE_INFO_BACKEND_NAME);
   }
   return Pass(0x7fff0000U | static_cast<uint32_t>(ParamName)); // UR's answer to an unknown query
 }
@@ -965,8 +1016,9 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
     Name = UR_PROGRAM_INFO_KERNEL_NAMES;
     break;
   case PI_EXT_PROGRAM_INFO_FORMAT:
-    Name = DGLINK_UR_PROGRAM_INFO_FORMAT;
-    break;
+    return passThrough(dglinkProgramInfo, P,
+                       static_cast<ur_program_info_t>(DGLINK_UR_PROGRAM_INFO_FORMAT),
+                       ParamValueSize, ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PROGRAM);
   }
   return passThrough(urProgramGetInfo, P, static_cast<ur_program_info_t>(Name), ParamValueSize,
                      ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PROGRAM);
@@ -1112,16 +1164,17 @@ PI_API_EXPORT pi_result piKernelRetain(pi_kernel Kernel) {
 
 PI_API_EXPORT pi_result piKernelRelease(pi_kernel Kernel) {
   DGLINK_ROUTE(Kernel, PI_ERROR_INVALID_KERNEL);
+  // The kernel's arguments go with its last reference (asked before it goes: a released
+  // handle is not to be used, which UR's lifetime validation reports).
+  uint32_t Count = 0;
+  const bool Last = urKernelGetInfo(UR(Kernel, ur_kernel_handle_t), UR_KERNEL_INFO_REFERENCE_COUNT,
+                                    sizeof(Count), &Count, nullptr) == UR_RESULT_SUCCESS &&
+                    Count == 1;
   const pi_result R =
       back(urKernelRelease(UR(Kernel, ur_kernel_handle_t)), PI_ERROR_INVALID_KERNEL);
-  if (R == PI_SUCCESS) {
-    uint32_t Count = 1;
-    // The kernel's arguments go with its last reference.
-    if (urKernelGetInfo(UR(Kernel, ur_kernel_handle_t), UR_KERNEL_INFO_REFERENCE_COUNT,
-                        sizeof(Count), &Count, nullptr) != UR_RESULT_SUCCESS) {
-      std::lock_guard<std::mutex> Lock(ArgumentsMutex);
-      arguments().erase(Kernel);
-    }
+  if (R == PI_SUCCESS && Last) {
+    std::lock_guard<std::mutex> Lock(ArgumentsMutex);
+    arguments().erase(Kernel);
   }
   return R;
 }
