@@ -13,6 +13,7 @@ set(DGLINK_UR_SNAPSHOT "${CMAKE_SOURCE_DIR}/../shared/third_party/unified-runtim
     CACHE FILEPATH "Unified Runtime source snapshot (.tar.gz) used when no UR is installed")
 set(DGLINK_UR_SOURCE_DIR "" CACHE PATH
     "Unified Runtime source tree (default: DGLINK_UR_SNAPSHOT, extracted into the build folder)")
+option(DGLINK_REQUIRE_UR "Fail the configuration when no UR is found (CI: scripts/dev.sh)" OFF)
 option(DGLINK_UR_BUILD_CTS "Build UR's conformance tests (those that need no DPC++) from source"
        ON)
 
@@ -68,8 +69,12 @@ if(NOT DGLINK_UR_SOURCE AND EXISTS "${DGLINK_UR_SNAPSHOT}")
 endif()
 
 if(NOT DGLINK_UR_SOURCE OR NOT EXISTS "${DGLINK_UR_SOURCE}/include/unified-runtime/ur_ddi.h")
-  message(STATUS "dglink: Unified Runtime face OFF: no installed UR (unified-runtime_DIR), no "
-                 "DGLINK_UR_SOURCE_DIR and no snapshot at ${DGLINK_UR_SNAPSHOT}")
+  set(DglinkUrMode STATUS)
+  if(DGLINK_REQUIRE_UR)
+    set(DglinkUrMode FATAL_ERROR)
+  endif()
+  message(${DglinkUrMode} "dglink: Unified Runtime face OFF: no installed UR (unified-runtime_DIR), "
+                          "no DGLINK_UR_SOURCE_DIR and no snapshot at ${DGLINK_UR_SNAPSHOT}")
   return()
 endif()
 

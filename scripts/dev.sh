@@ -40,8 +40,10 @@ install_packages() {
 configure_and_build() { # <build dir> [extra cmake args]
   local dir=$1
   shift
+  # The Unified Runtime face is always built here: UR from ../shared/third_party
+  # (DGLINK_UR_SNAPSHOT), or DGLINK_UR_SOURCE_DIR / an installed UR (docs/ur.md).
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DDGLINK_WARNINGS_AS_ERRORS=ON "$@"
+    -DDGLINK_WARNINGS_AS_ERRORS=ON -DDGLINK_REQUIRE_UR=ON "$@"
   cmake --build "$dir" -j "$jobs"
 }
 
