@@ -42,6 +42,15 @@ if(unified-runtime_FOUND AND TARGET unified-runtime::ur_headers)
     get_filename_component(DGLINK_UR_LOADER_DIR "${DglinkUrLoader}" DIRECTORY)
   endif()
   find_program(DGLINK_URINFO urinfo HINTS "${unified-runtime_DIR}/../../../bin")
+  # The loader and urinfo beside dglink's libraries and programs, as from source, so
+  # that scripts/package.sh finds them in lib/ and bin/.
+  if(DGLINK_UR_LOADER_DIR)
+    file(GLOB DglinkUrLoaderFiles "${DGLINK_UR_LOADER_DIR}/libur_loader.so*")
+    file(COPY ${DglinkUrLoaderFiles} DESTINATION "${CMAKE_LIBRARY_OUTPUT_DIRECTORY}")
+  endif()
+  if(DGLINK_URINFO)
+    file(COPY "${DGLINK_URINFO}" DESTINATION "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+  endif()
   set(DGLINK_UR_FOUND ON)
   message(STATUS "dglink: Unified Runtime face ON (installed UR ${unified-runtime_VERSION} in "
                  "${unified-runtime_DIR})")
