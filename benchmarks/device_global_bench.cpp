@@ -13,6 +13,9 @@
 
 #include "dglink_timing.h"
 
+#ifdef DGLINK_BENCH_UR
+#include "ur_bench.h"
+#endif
 #include <benchmark/benchmark.h>
 
 #include <dlfcn.h>
@@ -68,6 +71,9 @@ struct Session {
   CUstream RawStream = nullptr;
   void *Pinned = nullptr;
   std::vector<unsigned char> Pageable = std::vector<unsigned char>(GlobalSize, 0x5A);
+#ifdef DGLINK_BENCH_UR
+  dglink::bench::UrSession Ur; // the same device through the UR loader (docs/ur.md)
+#endif
 };
 Session S;
 
@@ -217,10 +223,40 @@ bool setUp() {
       std::exit(1);
     }
   }
+#ifdef DGLINK_BENCH_UR
+  // The same program through the Unified Runtime loader and dglink's CUDA UR adapter,
+  // checked the same way before it is measured.
+  ur_device_handle_t UrDevice = nullptr;
+  if (dglink::bench::initUrLoader("libur_adapter_dglink_cuda.so"))
+    UrDevice = dglink::bench::findUrDevice(S.DeviceName);
+  if (UrDevice == nullptr) {
+    std::printf("%s: not found through the UR loader; no ur rows\n", S.DeviceName.c_str());
+  } else {
+    Image TheImage(BenchGlobalsPtx, BenchGlobalsPtxSize);
+    if (const char *Failed = S.Ur.open(UrDevice, TheImage.Binary))
+      die(Failed, 0);
+    for (size_t Size : Sizes) {
+      std::fill(Back.begin(), Back.end(), 0);
+      if (urEnqueueDeviceGlobalVariableWrite(S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0,
+                                             Pattern.data(), 0, nullptr, nullptr) !=
+              UR_RESULT_SUCCESS ||
+          urEnqueueDeviceGlobalVariableRead(S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0,
+                                            Back.data(), 0, nullptr, nullptr) != UR_RESULT_SUCCESS ||
+          std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+        std::fprintf(stderr, "dglink_bench_device_global: %zu-byte round trip through UR fails\n",
+                     Size);
+        std::exit(1);
+      }
+    }
+  }
+#endif
   return true;
 }
 
 void tearDown() {
+#ifdef DGLINK_BENCH_UR
+  S.Ur.close();
+#endif
   piProgramRelease(S.Program);
   piQueueRelease(S.Queue);
   piContextRelease(S.Context);
@@ -268,6 +304,16 @@ void registerBlocking(size_t Size) {
   });
 #endif
 
+#ifdef DGLINK_BENCH_UR
+  if (S.Ur.Program != nullptr)
+    add("Write/ur/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(urEnqueueDeviceGlobalVariableWrite(
+            S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0, Pageable, 0, nullptr, nullptr));
+      });
+    });
+#endif
+
   add("Read/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
       return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size,
@@ -280,6 +326,15 @@ void registerBlocking(size_t Size) {
                           nullptr);
     });
   });
+#ifdef DGLINK_BENCH_UR
+  if (S.Ur.Program != nullptr)
+    add("Read/ur/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(urEnqueueDeviceGlobalVariableRead(
+            S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0, Pageable, 0, nullptr, nullptr));
+      });
+    });
+#endif
   add("Read/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
       const CUresult Result = cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream);

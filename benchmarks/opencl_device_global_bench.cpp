@@ -2,9 +2,11 @@
 // device-global mechanism "lowered"): piextEnqueueDeviceGlobalVariableWrite/Read through
 // the dispatch layer (libdglink_pi.so) against the raw OpenCL copy of the same bytes
 // (clEnqueueWriteBuffer / clEnqueueReadBuffer, blocking, from pageable memory, into a
-// buffer of the same size on the same device), in one run. Each call is timed on its own
-// and the median becomes the counter median_us. Names:
-// <Operation>/<dglink|raw>/<bytes>/<device index>; benchmarks/opencl_ratios.py prints
+// buffer of the same size on the same device), in one run. Where dglink was built with its
+// Unified Runtime face, the same copies also go through the real UR loader and the dglink
+// OpenCL UR adapter (urEnqueueDeviceGlobalVariableWrite/Read; docs/ur.md). Each call is
+// timed on its own and the median becomes the counter median_us. Names:
+// <Operation>/<dglink|ur|raw>/<bytes>/<device index>; benchmarks/opencl_ratios.py prints
 // the ratio table. Without such a device the program says so and exits 0.
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -14,6 +16,10 @@
 #include <dglink/pi.h>
 
 #include "dglink_timing.h"
+
+#ifdef DGLINK_BENCH_UR
+#include "ur_bench.h"
+#endif
 
 #include <benchmark/benchmark.h>
 
@@ -32,7 +38,7 @@ using dglink::bench::timeEachCall;
 
 constexpr const char *GlobalName = "bench_global";
 constexpr size_t GlobalSize = 1 << 20;
-constexpr size_t Sizes[] = {4, 4096, GlobalSize};
+constexpr size_t Sizes[] = {4, 4096, 65536, GlobalSize};
 
 std::string piString(pi_result (*Get)(void *, unsigned, size_t, void *, size_t *), void *Handle,
                      unsigned Name) {
@@ -105,6 +111,9 @@ struct Target {
   cl_context RawContext = nullptr;
   cl_command_queue RawQueue = nullptr;
   cl_mem RawBuffer = nullptr;
+#ifdef DGLINK_BENCH_UR
+  dglink::bench::UrSession Ur; // the same device through the UR loader
+#endif
   std::vector<unsigned char> Host = std::vector<unsigned char>(GlobalSize, 0x5A);
 };
 std::vector<std::unique_ptr<Target>> Targets;
@@ -162,6 +171,20 @@ void openTarget(Target &T, const _pi_device_binary_struct &Image, cl_device_id R
     die("clCreateBuffer", Error);
 }
 
+#ifdef DGLINK_BENCH_UR
+void openUr(Target &T, const _pi_device_binary_struct &Image) {
+  ur_device_handle_t Device = nullptr;
+  if (dglink::bench::initUrLoader("libur_adapter_dglink_opencl.so"))
+    Device = dglink::bench::findUrDevice(T.Name);
+  if (Device == nullptr) {
+    std::printf("%s: not found through the UR loader; no ur rows\n", T.Name.c_str());
+    return;
+  }
+  if (const char *Failed = T.Ur.open(Device, Image))
+    die(Failed, 0);
+}
+#endif
+
 void findTargets() {
   pi_device_binaries Binaries = dglinkOpenClBenchBinaries();
   pi_uint32 PlatformCount = 0;
@@ -200,6 +223,9 @@ void findTargets() {
       }
       T->Format = formatOf(*Image);
       openTarget(*T, *Image, Raw);
+#ifdef DGLINK_BENCH_UR
+      openUr(*T, *Image);
+#endif
       Targets.push_back(std::move(T));
     }
   }
@@ -229,6 +255,52 @@ void registerBenchmarks() {
                                      });
                                    })
           ->UseManualTime();
+#ifdef DGLINK_BENCH_UR
+      if (T->Ur.Program != nullptr && Bytes == Sizes[0]) {
+        // The cost of the route alone: a query the core answers from the handle, through
+        // the dispatch layer and the PI face, and through the UR loader and the UR face.
+        benchmark::RegisterBenchmark(("Query/dglink/0" + Suffix).c_str(),
+                                     [T](benchmark::State &State) {
+                                       timeEachCall(State, 0, [T] {
+                                         pi_uint32 Count = 0;
+                                         return static_cast<int>(piProgramGetInfo(
+                                             T->Program, PI_PROGRAM_INFO_REFERENCE_COUNT,
+                                             sizeof(Count), &Count, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+        benchmark::RegisterBenchmark(("Query/ur/0" + Suffix).c_str(),
+                                     [T](benchmark::State &State) {
+                                       timeEachCall(State, 0, [T] {
+                                         uint32_t Count = 0;
+                                         return static_cast<int>(urProgramGetInfo(
+                                             T->Ur.Program, UR_PROGRAM_INFO_REFERENCE_COUNT,
+                                             sizeof(Count), &Count, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+      }
+      if (T->Ur.Program != nullptr) {
+        benchmark::RegisterBenchmark(("Write/ur/" + Size + Suffix).c_str(),
+                                     [T, Bytes](benchmark::State &State) {
+                                       timeEachCall(State, Bytes, [T, Bytes] {
+                                         return static_cast<int>(urEnqueueDeviceGlobalVariableWrite(
+                                             T->Ur.Queue, T->Ur.Program, GlobalName, true, Bytes, 0,
+                                             T->Host.data(), 0, nullptr, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+        benchmark::RegisterBenchmark(("Read/ur/" + Size + Suffix).c_str(),
+                                     [T, Bytes](benchmark::State &State) {
+                                       timeEachCall(State, Bytes, [T, Bytes] {
+                                         return static_cast<int>(urEnqueueDeviceGlobalVariableRead(
+                                             T->Ur.Queue, T->Ur.Program, GlobalName, true, Bytes, 0,
+                                             T->Host.data(), 0, nullptr, nullptr));
+                                       });
+                                     })
+            ->UseManualTime();
+      }
+#endif
       benchmark::RegisterBenchmark(("Read/dglink/" + Size + Suffix).c_str(),
                                    [T, Bytes](benchmark::State &State) {
                                      timeEachCall(State, Bytes, [T, Bytes] {
@@ -274,6 +346,9 @@ int main(int Argc, char **Argv) {
     clReleaseMemObject(T->RawBuffer);
     clReleaseCommandQueue(T->RawQueue);
     clReleaseContext(T->RawContext);
+#ifdef DGLINK_BENCH_UR
+    T->Ur.close();
+#endif
     piProgramRelease(T->Program);
     piQueueRelease(T->Queue);
     piContextRelease(T->Context);

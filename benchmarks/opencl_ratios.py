@@ -6,13 +6,17 @@ per device, with issue 4's target (within 1.10x of raw at every size).
     dglink_bench_opencl_device_global --benchmark_out=cl.json --benchmark_out_format=json
     python3 benchmarks/opencl_ratios.py cl.json
 
-Names are <Operation>/<dglink|raw>/<bytes>/<device index>; values are the counter
-median_us (or its median aggregate with --benchmark_repetitions).
+Names are <Operation>/<dglink|ur|raw>/<bytes>/<device index>; values are the counter
+median_us (or its median aggregate with --benchmark_repetitions). Where the run has
+"ur" rows (the same copy through the Unified Runtime loader and dglink's UR adapter),
+a second table gives what the UR loader adds over the PI face (issue 15's target: at
+most 0.1 µs); its Query row is a program query alone, the cost of the route itself.
 """
 import json
 import sys
 
 TARGET = 1.10
+UR_TARGET_US = 0.1
 
 
 def main():
@@ -50,6 +54,19 @@ def main():
                 missed += 0 if ok else 1
                 print(f"| {op.lower()} | {size} | {mine:.2f} | {raw:.2f} | {r:.2f} | "
                       f"{'meets' if ok else 'MISSES'} |")
+        if not any(k[1] == "ur" and k[3] == device for k in values):
+            continue
+        print("\n| op | bytes | PI face µs | UR loader µs | UR - PI µs | raw µs |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for op in ("Query", "Write", "Read"):
+            for size in sorted({k[2] for k in values if k[0] == op and k[3] == device}):
+                pi = values.get((op, "dglink", size, device))
+                ur = values.get((op, "ur", size, device))
+                raw = values.get((op, "raw", size, device))
+                if pi is None or ur is None:
+                    continue
+                print(f"| {op.lower()} | {size} | {pi:.2f} | {ur:.2f} | {ur - pi:+.2f} | "
+                      f"{'-' if raw is None else f'{raw:.2f}'} |")
     return 0 if missed == 0 else 1
 
 

@@ -119,6 +119,20 @@ def main():
     print(f"| warm access | {fmt(get('Write', 'dglink', 4))} | "
           f"{fmt(get('Write', 'raw_pageable', 4))} |")
     print(f"| cuModuleGetGlobal alone | | {fmt(get('Lookup', 'raw_cuModuleGetGlobal', 0))} |")
+    if any(k[1] == "ur" for k in values):
+        print()
+        print("## Through the Unified Runtime loader (blocking, median µs; docs/ur.md)")
+        print()
+        print("| op | bytes | PI face (dispatch) | UR loader | UR - PI | raw pageable | target |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for op in ("Write", "Read"):
+            for size in sizes:
+                pi = get(op, "dglink", size)
+                ur = get(op, "ur", size)
+                delta = None if pi is None or ur is None else ur - pi
+                target = "" if delta is None else f"<= PI + 0.1 µs: {verdict(delta <= 0.1)}"
+                print(f"| {op} | {size} | {fmt(pi)} | {fmt(ur)} | {fmt(delta)} | "
+                      f"{fmt(get(op, 'raw_pageable', size))} | {target} |")
     return 0
 
 

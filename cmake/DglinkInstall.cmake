@@ -38,6 +38,12 @@ install(CODE "
 get_property(DglinkAdapters GLOBAL PROPERTY DGLINK_ADAPTER_TARGETS)
 install(TARGETS ${DglinkAdapters}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+# The Unified Runtime adapters (docs/ur.md), when the UR face is built: the UR loader
+# opens them by the paths UR_ADAPTERS_FORCE_LOAD names.
+get_property(DglinkUrAdapters GLOBAL PROPERTY DGLINK_UR_ADAPTERS)
+if(DglinkUrAdapters)
+  install(TARGETS ${DglinkUrAdapters} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
 
 # The programs, also as imported targets (dglink::dglink, dglink::dglink-post-link) so
 # that a project can compile its device code at build time.

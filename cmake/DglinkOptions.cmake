@@ -44,5 +44,28 @@ function(dglink_add_core_adapter target backend)
   dglink_add_adapter(${target} ${backend} ${ARGN})
   dglink_version_library(${target})
   set_property(GLOBAL APPEND PROPERTY DGLINK_ADAPTER_TARGETS ${target})
-  target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,dglink_adapter_core>")
+  target_link_libraries(${target} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,dglink_adapter_core>"
+                        dglink_pi_face)
+endfunction()
+
+# The Unified Runtime adapter of a PI adapter built on the core
+# (libur_adapter_dglink_<backend>.so, docs/ur.md): the same backend objects and core,
+# with the UR face (common/ur_face) instead of the PI one. It exports the
+# urGet*ProcAddrTable functions and the test hooks, nothing else. Not versioned: the
+# UR loader opens it by the path UR_ADAPTERS_FORCE_LOAD names.
+function(dglink_add_ur_adapter pi_target backend)
+  if(NOT TARGET dglink_ur_face OR NOT TARGET ${pi_target})
+    return()
+  endif()
+  set(target dglink_ur_adapter_${backend})
+  add_library(${target} SHARED $<TARGET_OBJECTS:${pi_target}> $<TARGET_OBJECTS:dglink_ur_face>)
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ur_adapter_dglink_${backend})
+  get_target_property(libraries ${pi_target} LINK_LIBRARIES)
+  list(REMOVE_ITEM libraries dglink_pi_face)
+  target_link_libraries(${target} PRIVATE ${libraries})
+  set(map ${CMAKE_SOURCE_DIR}/common/ur_face/ur_adapter.map)
+  target_link_options(${target} PRIVATE -Wl,-Bsymbolic -Wl,--no-undefined
+                      -Wl,--version-script=${map})
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${map})
+  set_property(GLOBAL APPEND PROPERTY DGLINK_UR_ADAPTERS ${target})
 endfunction()

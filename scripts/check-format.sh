@@ -10,9 +10,11 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  conformance/ur_face
   examples
   include/dglink/runtime.h
   include/dglink/symbol.h
+  include/dglink/ur_ext.h
   runtime
   tools/dglink/report.cpp
   tools/dglink/version.cpp

@@ -21,6 +21,7 @@ packages=(
   clang-15 llvm-15 llvm-spirv-15 lld-15 clang-format-14 clang-tidy-14
   llvm-15-dev libllvmspirvlib-15-dev libze-dev
   libamdhip64-dev libamd-comgr-dev rocm-device-libs
+  python3 googletest llvm-15-tools
 )
 
 install_packages() {
@@ -41,8 +42,10 @@ install_packages() {
 configure_and_build() { # <build dir> [extra cmake args]
   local dir=$1
   shift
+  # The Unified Runtime face is always built here: UR from ../shared/third_party
+  # (DGLINK_UR_SNAPSHOT), or DGLINK_UR_SOURCE_DIR / an installed UR (docs/ur.md).
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DDGLINK_WARNINGS_AS_ERRORS=ON "$@"
+    -DDGLINK_WARNINGS_AS_ERRORS=ON -DDGLINK_REQUIRE_UR=ON "$@"
   cmake --build "$dir" -j "$jobs"
 }
 
@@ -72,7 +75,9 @@ test)
   bash "$root/scripts/check-install.sh" "$build"
   # Bad input must never crash: the same tests again under the sanitizers.
   # PoCL's own allocations are not ours to police, hence no leak detection.
-  configure_and_build "$build-sanitize" -DDGLINK_SANITIZE=ON -DDGLINK_BUILD_BENCHMARKS=OFF
+  # UR's own conformance tests ran above; the UR face itself is tested here too.
+  configure_and_build "$build-sanitize" -DDGLINK_SANITIZE=ON -DDGLINK_BUILD_BENCHMARKS=OFF \
+    -DDGLINK_UR_BUILD_CTS=OFF
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$build-sanitize" --output-on-failure -j "$jobs"
   ;;

@@ -17,6 +17,20 @@ for l in "$build"/lib/libdglink_*.so*; do
   esac
 done
 cp -a "$build/bin/dglink" "$out/bin/"
+# The Unified Runtime face (docs/ur.md): the UR loader and urinfo built from UR's
+# source, the dglink UR adapters, the conformance scenarios through UR, and UR's own
+# conformance tests with the runner and its list of known failures.
+cp -a "$build"/lib/libur_loader.so* "$build"/lib/libur_adapter_dglink_*.so "$out/lib/" 2>/dev/null || true
+[ -x "$build/bin/urinfo" ] && cp -a "$build/bin/urinfo" "$out/bin/"
+cts=$build/_deps/unified-runtime-build/test/conformance
+if [ -d "$cts" ]; then
+  mkdir -p "$out/tests/ur_cts"
+  for suite in "$cts"/*/; do
+    suite=$(basename "$suite")
+    [ -x "$cts/$suite/$suite-test" ] && cp -a "$cts/$suite/$suite-test" "$out/tests/ur_cts/"
+  done
+  cp "$root/scripts/ur-cts.sh" "$root/conformance/ur_face/cts_known_failures.txt" "$out/tests/ur_cts/"
+fi
 for t in "$build"/bin/*; do
   name=$(basename "$t")
   case "$name" in
@@ -25,7 +39,7 @@ for t in "$build"/bin/*; do
   # The test programs that talk to the host's devices. The others (dispatch, shim,
   # Level Zero test driver) load files from the build tree and touch no device: CI
   # runs them, a GPU host has nothing to add.
-  dglink_conformance | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests | \
+  dglink_conformance | dglink_conformance_ur | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests | \
     dglink_hip_nvidia_tests | dglink_runtime_tests)
     cp -a "$t" "$out/tests/" ;;
   esac

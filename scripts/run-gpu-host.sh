@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs a packaged dglink (scripts/package.sh) on this host: `dglink ls`, every
-# unit test, the examples, `dglink conform` on every device found, `dglink bench`
-# and the benchmark programs, writing logs, JUnit XML, CSV and JSON into the results folder.
+# unit test, the examples, `dglink conform` on every device found, the Unified Runtime
+# face (urinfo through the UR loader, the conformance scenarios through UR, UR's own CTS
+# per UR adapter), `dglink bench` and the benchmark programs, writing logs, JUnit XML,
+# CSV and JSON into the results folder.
 #   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks;
 #                                DGLINK_BENCH_ARGS, e.g. --benchmark_repetitions=3, goes to
 #                                the benchmark programs)
@@ -49,6 +51,31 @@ for e in "$here"/examples/dglink_example_*; do
 done
 "$here/bin/dglink" conform --junit "$results/conform.xml" 2>&1 | tee "$results/conform.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+# The Unified Runtime face: the real UR loader loads every dglink UR adapter.
+ur_adapters=$(ls "$here"/lib/libur_adapter_dglink_*.so 2>/dev/null | paste -sd, -)
+if [ -n "$ur_adapters" ] && [ -x "$here/bin/urinfo" ]; then
+  echo "== urinfo (UR_ADAPTERS_FORCE_LOAD=$ur_adapters)"
+  UR_ADAPTERS_FORCE_LOAD=$ur_adapters "$here/bin/urinfo" 2>&1 | tee "$results/urinfo.txt"
+  UR_ADAPTERS_FORCE_LOAD=$ur_adapters "$here/bin/urinfo" --verbose >"$results/urinfo_verbose.txt" 2>&1 || true
+  if [ -x "$here/tests/dglink_conformance_ur" ]; then
+    echo "== conformance through the UR loader"
+    UR_ADAPTERS_FORCE_LOAD=$ur_adapters "$here/tests/dglink_conformance_ur" \
+      --gtest_output="xml:$results/conformance_ur.xml" >"$results/conformance_ur.log" 2>&1 || status=1
+    tail -5 "$results/conformance_ur.log"
+  fi
+  if [ -x "$here/tests/ur_cts/ur-cts.sh" ]; then
+    for backend in opencl cuda hip hip_nvidia level_zero; do
+      adapter=$here/lib/libur_adapter_dglink_$backend.so
+      [ -f "$adapter" ] || continue
+      selector=${backend%_nvidia}:*
+      echo "== UR CTS, $backend"
+      UR_CTS_LOG_DIR=$results/ur_cts_$backend bash "$here/tests/ur_cts/ur-cts.sh" \
+        "$here/tests/ur_cts" "$adapter" "$selector" "$here/tests/ur_cts/cts_known_failures.txt" \
+        2>&1 | tee "$results/ur_cts_$backend.txt" || true
+    done
+  fi
+fi
 if [ "${DGLINK_SKIP_BENCH:-0}" != 1 ]; then
   "$here/bin/dglink" bench --json "$results/dglink_bench.json" --csv "$results/dglink_bench.csv" \
     2>"$results/dglink_bench.log" | tee "$results/dglink_bench.txt"

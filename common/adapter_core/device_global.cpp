@@ -71,6 +71,23 @@ DeviceGlobalLocation at(const DeviceGlobalLocation &Base, size_t Offset) {
 
 } // namespace
 
+namespace dglink::core {
+
+pi_result lookupDeviceGlobal(const char *Function, _pi_program &Program, _pi_device &Device,
+                             const char *Name, DeviceGlobalLocation &Location, size_t &Size) {
+  if (!Program.Executable.load(std::memory_order_acquire) || !Program.hasDevice(&Device))
+    return dglink::fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                        "{}: program {} is not built for device '{}'", Function, fmt::ptr(&Program),
+                        Device.Description.Name);
+  const Entry *Found = nullptr;
+  DGLINK_TRY(lookup(Function, Program, Device, Name, Found));
+  Location = Found->Address;
+  Size = Found->Size;
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::core
+
 extern "C" {
 
 PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(

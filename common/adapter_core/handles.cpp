@@ -98,7 +98,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Handle == nullptr)
     return HandleState::Null;
   const auto *Header = static_cast<const HandleHeader *>(Handle);
-  if (Header->Dispatch != &DispatchTable)
+  if (Header->Dispatch != FaceTable)
     return HandleState::Foreign;
   const uint32_t Tag = Header->Tag.load(std::memory_order_acquire);
   const uint32_t Kind = Tag & TagKindMask;

@@ -48,6 +48,14 @@ DeviceSelection &deviceSelection() {
   return Selection;
 }
 
+bool throughUnifiedRuntime() {
+#ifdef DGLINK_CONFORMANCE_FACE_UR
+  return true;
+#else
+  return false;
+#endif
+}
+
 std::string sanitizeName(const std::string &Text) {
   std::string Out;
   for (char C : Text) {

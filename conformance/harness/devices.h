@@ -43,6 +43,10 @@ const std::string &enumerationError();
 // allDevices() narrowed by deviceSelection(): the gtest parameter generator.
 std::vector<DeviceParam> selectedDevices();
 
+// Whether pi* reaches the adapters through the Unified Runtime loader (the suite's
+// second face, dglink_conformance_ur) instead of the PI dispatch layer.
+bool throughUnifiedRuntime();
+
 // [A-Za-z0-9_] only: runs of anything else become one '_'.
 std::string sanitizeName(const std::string &Text);
 

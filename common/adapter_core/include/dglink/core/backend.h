@@ -220,6 +220,12 @@ std::unique_ptr<Backend> makeBackend();
 // The adapter's backend, made on first use.
 Backend &backend();
 
+// The device global Name (its unique id) of Program on Device, looked up and cached as
+// the device-global entry points do (for a face's pointer query,
+// urProgramGetGlobalVariablePointer). Program must be executable for Device.
+pi_result lookupDeviceGlobal(const char *Function, _pi_program &Program, _pi_device &Device,
+                             const char *Name, DeviceGlobalLocation &Location, size_t &Size);
+
 // Messages the backends share.
 pi_result unknownKernel(const char *Name, const _pi_program &Program);
 // Where a device-global location points: the device address, or the buffer plus

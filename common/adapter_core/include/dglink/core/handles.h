@@ -27,9 +27,14 @@ class ProgramImpl;
 class KernelImpl;
 class EventImpl;
 
-// The table every handle of this adapter points at (entry_points.cpp): one per
-// adapter library, since each links its own copy of the core.
+// The PI function table (platform.cpp): one per adapter library, since each links its
+// own copy of the core.
 extern const pi_plugin_functions DispatchTable;
+
+// The table every handle of this adapter library points at: the face's. A PI adapter
+// links pi_face.cpp (&DispatchTable); a Unified Runtime adapter links common/ur_face,
+// whose ur_dditable_t the UR loader reads from each handle's first field.
+extern const void *const FaceTable;
 
 enum class HandleKind : uint32_t {
   Platform = 1,
@@ -53,7 +58,7 @@ inline constexpr uint32_t ReleasedTag = 0xDEAD0000u;
 inline constexpr uint32_t TagKindMask = 0xFFFFu;
 
 struct HandleHeader {
-  const pi_plugin_functions *Dispatch = &DispatchTable;
+  const void *Dispatch = FaceTable;
   std::atomic<uint32_t> Tag;
   std::atomic<pi_uint32> RefCount{1};
 

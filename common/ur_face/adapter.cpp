@@ -1,0 +1,450 @@
+// The adapter, its platforms and devices through UR: answered from what the core's
+// backend found at discovery, as piPlatformsGet / piDeviceGetInfo answer it.
+#include "entry_points.h"
+
+#include <dglink/ur_ext.h>
+
+#include <cstdlib>
+
+namespace dglink::ur {
+
+namespace {
+
+// OpenCL's cl_device_fp_config bits (PI's DOUBLE_FP_CONFIG) as UR's.
+ur_device_fp_capability_flags_t fpFlags(pi_bitfield Cl) {
+  ur_device_fp_capability_flags_t Flags = 0;
+  const std::pair<pi_bitfield, ur_device_fp_capability_flags_t> Pairs[] = {
+      {1U << 0, UR_DEVICE_FP_CAPABILITY_FLAG_DENORM},
+      {1U << 1, UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN},
+      {1U << 2, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST},
+      {1U << 3, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO},
+      {1U << 4, UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF},
+      {1U << 5, UR_DEVICE_FP_CAPABILITY_FLAG_FMA},
+      {1U << 6, UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT},
+      {1U << 7, UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT}};
+  for (const auto &[Bit, Flag] : Pairs)
+    if ((Cl & Bit) != 0)
+      Flags |= Flag;
+  return Flags;
+}
+
+ur_device_usm_access_capability_flags_t usmFlags(pi_usm_capabilities Pi) {
+  ur_device_usm_access_capability_flags_t Flags = 0;
+  if ((Pi & PI_USM_ACCESS) != 0)
+    Flags |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ACCESS;
+  if ((Pi & PI_USM_ATOMIC_ACCESS) != 0)
+    Flags |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
+  return Flags;
+}
+
+ur_device_type_t deviceType(pi_device_type Type) {
+  if ((Type & PI_DEVICE_TYPE_CPU) != 0)
+    return UR_DEVICE_TYPE_CPU;
+  if ((Type & PI_DEVICE_TYPE_ACC) != 0)
+    return UR_DEVICE_TYPE_FPGA;
+  return UR_DEVICE_TYPE_GPU;
+}
+
+bool contains(const std::string &Words, const std::string &Word) {
+  for (const std::string &Each : splitOnSpaces(Words))
+    if (Each == Word)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::vector<std::string> splitOnSpaces(const std::string &Text) {
+  std::vector<std::string> Words;
+  size_t Start = 0;
+  while (Start < Text.size()) {
+    const size_t End = Text.find(' ', Start);
+    const size_t Stop = End == std::string::npos ? Text.size() : End;
+    if (Stop > Start)
+      Words.push_back(Text.substr(Start, Stop - Start));
+    Start = Stop + 1;
+  }
+  return Words;
+}
+
+ur_adapter_handle_t adapterHandle() {
+  static ur_adapter_handle_t_ Adapter{&ddiTable()};
+  return &Adapter;
+}
+
+// ---- adapter ----
+
+ur_result_t urAdapterGet(uint32_t NumEntries, ur_adapter_handle_t *phAdapters,
+                         uint32_t *pNumAdapters) try {
+  if (phAdapters != nullptr && NumEntries == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
+                  "{}: 'NumEntries' is 0 but 'phAdapters' is not null", __func__);
+  if (phAdapters != nullptr) {
+    phAdapters[0] = adapterHandle();
+    adapterHandle()->RefCount.fetch_add(1);
+  }
+  if (pNumAdapters != nullptr)
+    *pNumAdapters = 1;
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urAdapterRetain(ur_adapter_handle_t hAdapter) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  hAdapter->RefCount.fetch_add(1);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+// The adapter's platforms and devices live as long as the process: the last release
+// tears down what the backend keeps for the process, as piTearDown does.
+ur_result_t urAdapterRelease(ur_adapter_handle_t hAdapter) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  uint32_t Count = hAdapter->RefCount.load();
+  do {
+    if (Count == 0)
+      return failUr(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "{}: the adapter has no reference left",
+                    __func__);
+  } while (!hAdapter->RefCount.compare_exchange_weak(Count, Count - 1));
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urAdapterGetLastError(ur_adapter_handle_t hAdapter, const char **ppMessage,
+                                  int32_t *pError) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  DGLINK_UR_NOT_NULL_POINTER(ppMessage);
+  DGLINK_UR_NOT_NULL_POINTER(pError);
+  *ppMessage = dglink::lastErrorMessage().c_str();
+  *pError = static_cast<int32_t>(dglink::lastErrorCode());
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urAdapterGetInfo(ur_adapter_handle_t hAdapter, ur_adapter_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  switch (propName) {
+  case UR_ADAPTER_INFO_BACKEND:
+    return Answer.value(backendOf(dglink::core::backend().name()));
+  case UR_ADAPTER_INFO_REFERENCE_COUNT:
+    return Answer.value(hAdapter->RefCount.load());
+  case UR_ADAPTER_INFO_VERSION:
+    return Answer.value(uint32_t{1});
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- platform ----
+
+ur_result_t urPlatformGet(ur_adapter_handle_t hAdapter, uint32_t NumEntries,
+                          ur_platform_handle_t *phPlatforms, uint32_t *pNumPlatforms) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  if (phPlatforms == nullptr && pNumPlatforms == nullptr)
+    return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "{}: arguments 'phPlatforms' and 'pNumPlatforms' are both null", __func__);
+  if (phPlatforms != nullptr && NumEntries == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
+                  "{}: 'NumEntries' is 0 but 'phPlatforms' is not null", __func__);
+  pi_uint32 Count = 0;
+  DGLINK_UR_TRY(piPlatformsGet(0, nullptr, &Count));
+  if (pNumPlatforms != nullptr)
+    *pNumPlatforms = Count;
+  if (phPlatforms != nullptr && Count != 0) {
+    std::vector<pi_platform> All(Count);
+    DGLINK_UR_TRY(piPlatformsGet(Count, All.data(), nullptr));
+    for (uint32_t I = 0; I < NumEntries && I < Count; ++I)
+      phPlatforms[I] = face(All[I]);
+  }
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urPlatformGetInfo(ur_platform_handle_t hPlatform, ur_platform_info_t propName,
+                              size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
+  DGLINK_UR_CHECK(hPlatform, PI_ERROR_INVALID_PLATFORM);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const dglink::core::PlatformDescription &D = core(hPlatform)->Description;
+  switch (propName) {
+  case UR_PLATFORM_INFO_NAME:
+    return Answer.string(D.Name);
+  case UR_PLATFORM_INFO_VENDOR_NAME:
+    return Answer.string(D.Vendor);
+  case UR_PLATFORM_INFO_VERSION:
+    return Answer.string(D.Version);
+  case UR_PLATFORM_INFO_EXTENSIONS:
+    return Answer.string(D.Extensions);
+  case UR_PLATFORM_INFO_PROFILE:
+    return Answer.string(D.Profile);
+  case UR_PLATFORM_INFO_BACKEND:
+    return Answer.value(backendOf(dglink::core::backend().name()));
+  case UR_PLATFORM_INFO_ADAPTER:
+    return Answer.value(adapterHandle());
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urPlatformGetApiVersion(ur_platform_handle_t hPlatform,
+                                    ur_api_version_t *pVersion) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
+  DGLINK_UR_NOT_NULL_POINTER(pVersion);
+  DGLINK_UR_CHECK(hPlatform, PI_ERROR_INVALID_PLATFORM);
+  *pVersion = UR_API_VERSION_CURRENT;
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+// The SYCL runtime's optimisation options are the drivers' as they are; any other
+// frontend option has no backend spelling here.
+ur_result_t urPlatformGetBackendOption(ur_platform_handle_t hPlatform, const char *pFrontendOption,
+                                       const char **ppPlatformOption) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
+  DGLINK_UR_NOT_NULL_POINTER(pFrontendOption);
+  DGLINK_UR_NOT_NULL_POINTER(ppPlatformOption);
+  const std::string Option = pFrontendOption;
+  if (Option == "-O0" || Option == "-O1" || Option == "-O2" || Option == "-O3") {
+    *ppPlatformOption = Option == "-O0" ? "-cl-opt-disable" : "";
+    return UR_RESULT_SUCCESS;
+  }
+  return failUr(UR_RESULT_ERROR_INVALID_VALUE, "{}: no backend option for '{}'", __func__,
+                dglink::clip(pFrontendOption));
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- device ----
+
+ur_result_t urDeviceGet(ur_platform_handle_t hPlatform, ur_device_type_t DeviceType,
+                        uint32_t NumEntries, ur_device_handle_t *phDevices,
+                        uint32_t *pNumDevices) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hPlatform);
+  if (phDevices == nullptr && pNumDevices == nullptr)
+    return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "{}: arguments 'phDevices' and 'pNumDevices' are both null", __func__);
+  if (phDevices != nullptr && NumEntries == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'NumEntries' is 0 but 'phDevices' is not null",
+                  __func__);
+  pi_device_type Type = 0;
+  switch (DeviceType) {
+  case UR_DEVICE_TYPE_ALL:
+    Type = PI_DEVICE_TYPE_ALL;
+    break;
+  case UR_DEVICE_TYPE_DEFAULT:
+    Type = PI_DEVICE_TYPE_DEFAULT;
+    break;
+  case UR_DEVICE_TYPE_GPU:
+    Type = PI_DEVICE_TYPE_GPU;
+    break;
+  case UR_DEVICE_TYPE_CPU:
+    Type = PI_DEVICE_TYPE_CPU;
+    break;
+  case UR_DEVICE_TYPE_FPGA:
+    Type = PI_DEVICE_TYPE_ACC;
+    break;
+  case UR_DEVICE_TYPE_MCA:
+  case UR_DEVICE_TYPE_VPU:
+  case UR_DEVICE_TYPE_CUSTOM:
+    // Kinds no dglink backend has: none of them.
+    DGLINK_UR_CHECK(hPlatform, PI_ERROR_INVALID_PLATFORM);
+    if (pNumDevices != nullptr)
+      *pNumDevices = 0;
+    return UR_RESULT_SUCCESS;
+  default:
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: DeviceType {:#x} is not a device type",
+                  __func__, static_cast<unsigned>(DeviceType));
+  }
+  pi_uint32 Count = 0;
+  DGLINK_UR_TRY(piDevicesGet(core(hPlatform), Type, 0, nullptr, &Count));
+  if (pNumDevices != nullptr)
+    *pNumDevices = Count;
+  if (phDevices != nullptr && Count != 0) {
+    std::vector<pi_device> All(Count);
+    DGLINK_UR_TRY(piDevicesGet(core(hPlatform), Type, Count, All.data(), nullptr));
+    for (uint32_t I = 0; I < NumEntries && I < Count; ++I)
+      phDevices[I] = face(All[I]);
+  }
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propName, size_t propSize,
+                            void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const _pi_device &Device = *core(hDevice);
+  const dglink::core::DeviceDescription &D = Device.Description;
+  switch (static_cast<uint32_t>(propName)) {
+  case UR_DEVICE_INFO_TYPE:
+    return Answer.value(deviceType(D.Type));
+  case UR_DEVICE_INFO_VENDOR_ID:
+    return Answer.value(uint32_t{D.VendorId});
+  case UR_DEVICE_INFO_DEVICE_ID:
+    return Answer.value(uint32_t{0});
+  case UR_DEVICE_INFO_MAX_COMPUTE_UNITS:
+  case UR_DEVICE_INFO_NUM_COMPUTE_UNITS:
+    return Answer.value(uint32_t{D.ComputeUnits});
+  case UR_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
+    return Answer.value(uint32_t{3});
+  case UR_DEVICE_INFO_MAX_WORK_ITEM_SIZES:
+    return Answer.bytes(D.MaxWorkItemSizes, sizeof(D.MaxWorkItemSizes));
+  case UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
+    return Answer.value(D.MaxWorkGroupSize);
+  case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
+    return Answer.value(fpFlags(D.DoubleFpConfig));
+  case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
+    return Answer.value(uint64_t{D.GlobalMemSize});
+  case UR_DEVICE_INFO_ADDRESS_BITS:
+    return Answer.value(uint32_t{64});
+  case UR_DEVICE_INFO_ENDIAN_LITTLE:
+  case UR_DEVICE_INFO_AVAILABLE:
+    return Answer.boolean(true);
+  case UR_DEVICE_INFO_COMPILER_AVAILABLE:
+    return Answer.boolean(D.CompilerAvailable);
+  case UR_DEVICE_INFO_LINKER_AVAILABLE:
+    return Answer.boolean(D.LinkerAvailable);
+  case UR_DEVICE_INFO_IMAGE_SUPPORT:
+  case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
+  case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
+  case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
+  case UR_DEVICE_INFO_USM_POOL_SUPPORT:
+  case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
+  case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
+  case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
+  case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
+  case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
+  case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
+  case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
+  case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
+  case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
+  case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
+  case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+  case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
+  case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
+  case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
+  case UR_DEVICE_INFO_USM_HOST_ALLOC_REGISTER_SUPPORT_EXP:
+  case UR_DEVICE_INFO_GRAPH_RECORD_AND_REPLAY_SUPPORT_EXP:
+  case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
+  case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
+    // Features this face does not serve: their entry points answer UNSUPPORTED_FEATURE.
+    return Answer.boolean(false);
+  case UR_DEVICE_INFO_NAME:
+    return Answer.string(D.Name);
+  case UR_DEVICE_INFO_VENDOR:
+    return Answer.string(D.Vendor);
+  case UR_DEVICE_INFO_DRIVER_VERSION:
+    return Answer.string(D.DriverVersion);
+  case UR_DEVICE_INFO_VERSION:
+    return Answer.string(D.Version);
+  case UR_DEVICE_INFO_PROFILE:
+    return Answer.string(Device.Platform->Description.Profile);
+  case UR_DEVICE_INFO_EXTENSIONS:
+    return Answer.string(D.Extensions);
+  case UR_DEVICE_INFO_IL_VERSION:
+    if (D.IlVersion.empty())
+      return Answer.unsupported(propName); // UR: no IL, no answer
+    return Answer.string(D.IlVersion);
+  case UR_DEVICE_INFO_BUILT_IN_KERNELS:
+    return Answer.string("");
+  case UR_DEVICE_INFO_PLATFORM:
+    return Answer.value(face(Device.Platform));
+  case UR_DEVICE_INFO_REFERENCE_COUNT:
+    return Answer.value(uint32_t{1}); // root devices live as long as the process
+  case UR_DEVICE_INFO_PARENT_DEVICE:
+    return Answer.value(ur_device_handle_t{nullptr});
+  case UR_DEVICE_INFO_PARTITION_MAX_SUB_DEVICES:
+    return Answer.value(uint32_t{0});
+  case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
+  case UR_DEVICE_INFO_PARTITION_TYPE:
+    return Answer.bytes(nullptr, 0);
+  case UR_DEVICE_INFO_USM_HOST_SUPPORT:
+    return Answer.value(usmFlags(D.HostUsm));
+  case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:
+    return Answer.value(usmFlags(D.DeviceUsm));
+  case UR_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT:
+    return Answer.value(usmFlags(D.SharedUsm));
+  case UR_DEVICE_INFO_USM_CROSS_SHARED_SUPPORT:
+  case UR_DEVICE_INFO_USM_SYSTEM_SHARED_SUPPORT:
+    return Answer.value(ur_device_usm_access_capability_flags_t{0});
+  case UR_DEVICE_INFO_QUEUE_PROPERTIES:
+  case UR_DEVICE_INFO_QUEUE_ON_HOST_PROPERTIES:
+    return Answer.value(ur_queue_flags_t{UR_QUEUE_FLAG_PROFILING_ENABLE});
+  case UR_DEVICE_INFO_QUEUE_ON_DEVICE_PROPERTIES:
+    return Answer.value(ur_queue_flags_t{0});
+  case UR_DEVICE_INFO_GLOBAL_VARIABLE_SUPPORT:
+    return Answer.boolean(D.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NONE);
+  case UR_DEVICE_INFO_DYNAMIC_LINK_SUPPORT_EXP:
+    return Answer.boolean(!D.LinkFormats.empty());
+  case UR_DEVICE_INFO_USE_NATIVE_ASSERT:
+    return Answer.boolean(false);
+  case DGLINK_UR_DEVICE_INFO_LINK_FORMATS:
+    return Answer.string(D.LinkFormats);
+  case DGLINK_UR_DEVICE_INFO_IMAGE_FORMATS:
+    return Answer.string(D.ImageFormats);
+  case DGLINK_UR_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM:
+    return Answer.value(static_cast<uint32_t>(D.DeviceGlobal));
+  case DGLINK_UR_DEVICE_INFO_USM_MECHANISM:
+    return Answer.value(static_cast<uint32_t>(D.Usm));
+  case DGLINK_UR_DEVICE_INFO_EXECUTES_KERNELS:
+    return Answer.boolean(D.ExecutesKernels);
+  case DGLINK_UR_DEVICE_INFO_BACKEND_NAME:
+    return Answer.string(dglink::core::backend().name());
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// Root devices live as long as the process: retain and release only check.
+ur_result_t urDeviceRetain(ur_device_handle_t hDevice) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_CORE(piDeviceRetain(core(hDevice)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urDeviceRelease(ur_device_handle_t hDevice) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_CORE(piDeviceRelease(core(hDevice)));
+}
+DGLINK_UR_CATCH_ALL
+
+// The first binary whose target the device builds (its image formats), as the SYCL
+// runtime asks before it creates a program.
+ur_result_t urDeviceSelectBinary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries,
+                                 uint32_t NumBinaries, uint32_t *pSelectedBinary) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_NOT_NULL_POINTER(pBinaries);
+  DGLINK_UR_NOT_NULL_POINTER(pSelectedBinary);
+  DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
+  if (NumBinaries == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'NumBinaries' is 0", __func__);
+  const std::string &Formats = core(hDevice)->Description.ImageFormats;
+  for (uint32_t I = 0; I < NumBinaries; ++I) {
+    const char *Target = pBinaries[I].pDeviceTargetSpec;
+    if (Target != nullptr && contains(Formats, Target)) {
+      *pSelectedBinary = I;
+      return UR_RESULT_SUCCESS;
+    }
+  }
+  return failUr(UR_RESULT_ERROR_INVALID_BINARY,
+                "{}: none of the {} binaries has a target device '{}' builds ({})", __func__,
+                NumBinaries, core(hDevice)->Description.Name, Formats);
+}
+DGLINK_UR_CATCH_ALL
+
+} // namespace dglink::ur

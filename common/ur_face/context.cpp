@@ -1,0 +1,278 @@
+// Contexts, queues, buffers and USM allocations through UR: UR's arguments turned into
+// the core's, checked and served by the core.
+#include "entry_points.h"
+
+namespace dglink::ur {
+
+// ---- context ----
+
+ur_result_t urContextCreate(uint32_t DeviceCount, const ur_device_handle_t *phDevices,
+                            const ur_context_properties_t *pProperties,
+                            ur_context_handle_t *phContext) try {
+  DGLINK_UR_NOT_NULL_POINTER(phDevices);
+  DGLINK_UR_NOT_NULL_POINTER(phContext);
+  if (DeviceCount == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'DeviceCount' is 0", __func__);
+  if (pProperties != nullptr && pProperties->flags != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: context flags {:#x} are not defined",
+                  __func__, static_cast<unsigned>(pProperties->flags));
+  pi_context Context = nullptr;
+  DGLINK_UR_TRY(piContextCreate(nullptr, DeviceCount, core(phDevices), &Context));
+  *phContext = face(Context);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urContextRetain(ur_context_handle_t hContext) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_CORE(piContextRetain(core(hContext)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urContextRelease(ur_context_handle_t hContext) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_CORE(piContextRelease(core(hContext)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urContextGetInfo(ur_context_handle_t hContext, ur_context_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_CHECK(hContext, PI_ERROR_INVALID_CONTEXT);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const _pi_context &Context = *core(hContext);
+  switch (propName) {
+  case UR_CONTEXT_INFO_NUM_DEVICES:
+    return Answer.value(static_cast<uint32_t>(Context.Devices.size()));
+  case UR_CONTEXT_INFO_DEVICES:
+    return Answer.array(Context.Devices);
+  case UR_CONTEXT_INFO_REFERENCE_COUNT:
+    return Answer.value(uint32_t{Context.RefCount.load()});
+  case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
+  case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
+    return Answer.boolean(false);
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- queue ----
+
+ur_result_t urQueueCreate(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                          const ur_queue_properties_t *pProperties,
+                          ur_queue_handle_t *phQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_NOT_NULL_POINTER(phQueue);
+  const ur_queue_flags_t Flags = pProperties != nullptr ? pProperties->flags : 0;
+  if ((Flags & UR_QUEUE_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: queue flags {:#x} are not defined",
+                  __func__, static_cast<unsigned>(Flags));
+  if ((Flags & (UR_QUEUE_FLAG_ON_DEVICE | UR_QUEUE_FLAG_ON_DEVICE_DEFAULT)) != 0)
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, "{}: no backend has on-device queues",
+                  __func__);
+  // Queues are in order, which serves an out-of-order request too; the other flags
+  // (priorities, batching, streams, discarded events) are hints.
+  const pi_queue_properties Properties =
+      (Flags & UR_QUEUE_FLAG_PROFILING_ENABLE) != 0 ? PI_QUEUE_FLAG_PROFILING_ENABLE : 0;
+  pi_queue Queue = nullptr;
+  DGLINK_UR_TRY(piQueueCreate(core(hContext), core(hDevice), Properties, &Queue));
+  *phQueue = face(Queue);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urQueueRetain(ur_queue_handle_t hQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_CORE(piQueueRetain(core(hQueue)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urQueueRelease(ur_queue_handle_t hQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_CORE(piQueueRelease(core(hQueue)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urQueueGetInfo(ur_queue_handle_t hQueue, ur_queue_info_t propName, size_t propSize,
+                           void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const _pi_queue &Queue = *core(hQueue);
+  switch (propName) {
+  case UR_QUEUE_INFO_CONTEXT:
+    return Answer.value(face(Queue.Context));
+  case UR_QUEUE_INFO_DEVICE:
+    return Answer.value(face(Queue.Device));
+  case UR_QUEUE_INFO_REFERENCE_COUNT:
+    return Answer.value(uint32_t{Queue.RefCount.load()});
+  case UR_QUEUE_INFO_FLAGS:
+    return Answer.value(static_cast<ur_queue_flags_t>(
+        (Queue.Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0 ? UR_QUEUE_FLAG_PROFILING_ENABLE
+                                                                 : 0));
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urQueueFinish(ur_queue_handle_t hQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_CORE(piQueueFinish(core(hQueue)));
+}
+DGLINK_UR_CATCH_ALL
+
+// Commands are submitted when they are enqueued: a flush only checks the queue.
+ur_result_t urQueueFlush(ur_queue_handle_t hQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- buffers ----
+
+ur_result_t urMemBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
+                              const ur_buffer_properties_t *pProperties,
+                              ur_mem_handle_t *phBuffer) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phBuffer);
+  if (flags == 0 || (flags & UR_MEM_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: memory flags {:#x} are not valid",
+                  __func__, static_cast<unsigned>(flags));
+  if (size == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'size' is 0", __func__);
+  void *Host = pProperties != nullptr ? pProperties->pHost : nullptr;
+  const bool CopyHost = (flags & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER) != 0;
+  if ((flags & UR_MEM_FLAG_USE_HOST_POINTER) != 0)
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                  "{}: buffers over the caller's memory (UR_MEM_FLAG_USE_HOST_POINTER) are not "
+                  "served; UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER copies it",
+                  __func__);
+  if (CopyHost != (Host != nullptr))
+    return failUr(UR_RESULT_ERROR_INVALID_HOST_PTR,
+                  "{}: 'pHost' must be given exactly when UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER is "
+                  "set",
+                  __func__);
+  pi_mem Mem = nullptr;
+  DGLINK_UR_TRY(piMemBufferCreate(
+      core(hContext), PI_MEM_FLAGS_ACCESS_RW | (CopyHost ? PI_MEM_FLAGS_HOST_PTR_COPY : 0), size,
+      Host, &Mem));
+  *phBuffer = face(Mem);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urMemRetain(ur_mem_handle_t hMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hMem);
+  DGLINK_UR_CORE(piMemRetain(core(hMem)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urMemRelease(ur_mem_handle_t hMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hMem);
+  DGLINK_UR_CORE(piMemRelease(core(hMem)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urMemGetInfo(ur_mem_handle_t hMemory, ur_mem_info_t propName, size_t propSize,
+                         void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hMemory);
+  DGLINK_UR_CHECK(hMemory, PI_ERROR_INVALID_MEM_OBJECT);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const _pi_mem &Mem = *core(hMemory);
+  switch (propName) {
+  case UR_MEM_INFO_SIZE:
+    return Answer.value(Mem.Size);
+  case UR_MEM_INFO_CONTEXT:
+    return Answer.value(face(Mem.Context));
+  case UR_MEM_INFO_REFERENCE_COUNT:
+    return Answer.value(uint32_t{Mem.RefCount.load()});
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- USM ----
+
+namespace {
+
+// What the core's allocation takes of a UR request: the alignment; pools and hints
+// are not served.
+ur_result_t usmRequest(const char *Function, const ur_usm_desc_t *pUSMDesc,
+                       ur_usm_pool_handle_t pool, size_t size, pi_uint32 &Alignment) {
+  if (pool != nullptr)
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, "{}: USM pools are not served", Function);
+  if (size == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_USM_SIZE, "{}: argument 'size' is 0", Function);
+  Alignment = pUSMDesc != nullptr ? pUSMDesc->align : 0;
+  if ((Alignment & (Alignment - 1)) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_VALUE, "{}: alignment {} is not a power of two", Function,
+                  Alignment);
+  return UR_RESULT_SUCCESS;
+}
+
+} // namespace
+
+ur_result_t urUSMHostAlloc(ur_context_handle_t hContext, const ur_usm_desc_t *pUSMDesc,
+                           ur_usm_pool_handle_t pool, size_t size, void **ppMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(ppMem);
+  pi_uint32 Alignment = 0;
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
+      R != UR_RESULT_SUCCESS)
+    return R;
+  DGLINK_UR_CORE(piextUSMHostAlloc(ppMem, core(hContext), nullptr, size, Alignment));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMDeviceAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                             const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
+                             void **ppMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_NOT_NULL_POINTER(ppMem);
+  pi_uint32 Alignment = 0;
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
+      R != UR_RESULT_SUCCESS)
+    return R;
+  DGLINK_UR_CORE(
+      piextUSMDeviceAlloc(ppMem, core(hContext), core(hDevice), nullptr, size, Alignment));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMSharedAlloc(ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                             const ur_usm_desc_t *pUSMDesc, ur_usm_pool_handle_t pool, size_t size,
+                             void **ppMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_NOT_NULL_POINTER(ppMem);
+  pi_uint32 Alignment = 0;
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
+      R != UR_RESULT_SUCCESS)
+    return R;
+  DGLINK_UR_CORE(
+      piextUSMSharedAlloc(ppMem, core(hContext), core(hDevice), nullptr, size, Alignment));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMFree(ur_context_handle_t hContext, void *pMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(pMem);
+  DGLINK_UR_CORE(piextUSMFree(core(hContext), pMem));
+}
+DGLINK_UR_CATCH_ALL
+
+} // namespace dglink::ur

@@ -1,0 +1,121 @@
+// The UR entry points dglink serves (one file per area defines them; table.cpp puts
+// them into the DDI table), each over the adapter core.
+#pragma once
+
+#include "face.h"
+
+// A handle argument the core checks next (released, foreign, wrong kind: the contract's
+// INVALID_<TYPE>), after UR's null check.
+#define DGLINK_UR_CHECK(Handle, PiCode)                                                            \
+  DGLINK_UR_TRY(::dglink::core::checkHandle(::dglink::ur::core(Handle), PiCode, __func__, #Handle))
+
+namespace dglink::ur {
+
+std::vector<std::string> splitOnSpaces(const std::string &Text);
+
+// adapter.cpp
+ur_result_t urAdapterGet(uint32_t, ur_adapter_handle_t *, uint32_t *);
+ur_result_t urAdapterRetain(ur_adapter_handle_t);
+ur_result_t urAdapterRelease(ur_adapter_handle_t);
+ur_result_t urAdapterGetLastError(ur_adapter_handle_t, const char **, int32_t *);
+ur_result_t urAdapterGetInfo(ur_adapter_handle_t, ur_adapter_info_t, size_t, void *, size_t *);
+ur_result_t urPlatformGet(ur_adapter_handle_t, uint32_t, ur_platform_handle_t *, uint32_t *);
+ur_result_t urPlatformGetInfo(ur_platform_handle_t, ur_platform_info_t, size_t, void *, size_t *);
+ur_result_t urPlatformGetApiVersion(ur_platform_handle_t, ur_api_version_t *);
+ur_result_t urPlatformGetBackendOption(ur_platform_handle_t, const char *, const char **);
+ur_result_t urDeviceGet(ur_platform_handle_t, ur_device_type_t, uint32_t, ur_device_handle_t *,
+                        uint32_t *);
+ur_result_t urDeviceGetInfo(ur_device_handle_t, ur_device_info_t, size_t, void *, size_t *);
+ur_result_t urDeviceRetain(ur_device_handle_t);
+ur_result_t urDeviceRelease(ur_device_handle_t);
+ur_result_t urDeviceSelectBinary(ur_device_handle_t, const ur_device_binary_t *, uint32_t,
+                                 uint32_t *);
+
+// context.cpp: contexts, queues, buffers, USM
+ur_result_t urContextCreate(uint32_t, const ur_device_handle_t *, const ur_context_properties_t *,
+                            ur_context_handle_t *);
+ur_result_t urContextRetain(ur_context_handle_t);
+ur_result_t urContextRelease(ur_context_handle_t);
+ur_result_t urContextGetInfo(ur_context_handle_t, ur_context_info_t, size_t, void *, size_t *);
+ur_result_t urQueueCreate(ur_context_handle_t, ur_device_handle_t, const ur_queue_properties_t *,
+                          ur_queue_handle_t *);
+ur_result_t urQueueRetain(ur_queue_handle_t);
+ur_result_t urQueueRelease(ur_queue_handle_t);
+ur_result_t urQueueGetInfo(ur_queue_handle_t, ur_queue_info_t, size_t, void *, size_t *);
+ur_result_t urQueueFinish(ur_queue_handle_t);
+ur_result_t urQueueFlush(ur_queue_handle_t);
+ur_result_t urMemBufferCreate(ur_context_handle_t, ur_mem_flags_t, size_t,
+                              const ur_buffer_properties_t *, ur_mem_handle_t *);
+ur_result_t urMemRetain(ur_mem_handle_t);
+ur_result_t urMemRelease(ur_mem_handle_t);
+ur_result_t urMemGetInfo(ur_mem_handle_t, ur_mem_info_t, size_t, void *, size_t *);
+ur_result_t urUSMHostAlloc(ur_context_handle_t, const ur_usm_desc_t *, ur_usm_pool_handle_t, size_t,
+                           void **);
+ur_result_t urUSMDeviceAlloc(ur_context_handle_t, ur_device_handle_t, const ur_usm_desc_t *,
+                             ur_usm_pool_handle_t, size_t, void **);
+ur_result_t urUSMSharedAlloc(ur_context_handle_t, ur_device_handle_t, const ur_usm_desc_t *,
+                             ur_usm_pool_handle_t, size_t, void **);
+ur_result_t urUSMFree(ur_context_handle_t, void *);
+
+// program.cpp: programs and kernels
+ur_result_t urProgramCreateWithIL(ur_context_handle_t, const void *, size_t,
+                                  const ur_program_properties_t *, ur_program_handle_t *);
+ur_result_t urProgramCreateWithBinary(ur_context_handle_t, uint32_t, ur_device_handle_t *, size_t *,
+                                      const uint8_t **, const ur_program_properties_t *,
+                                      ur_program_handle_t *);
+ur_result_t urProgramBuild(ur_context_handle_t, ur_program_handle_t, const char *);
+ur_result_t urProgramCompile(ur_context_handle_t, ur_program_handle_t, const char *);
+ur_result_t urProgramLink(ur_context_handle_t, uint32_t, const ur_program_handle_t *, const char *,
+                          ur_program_handle_t *);
+ur_result_t urProgramBuildExp(ur_program_handle_t, uint32_t, ur_device_handle_t *,
+                              ur_exp_program_flags_t, const char *);
+ur_result_t urProgramCompileExp(ur_program_handle_t, uint32_t, ur_device_handle_t *,
+                                ur_exp_program_flags_t, const char *);
+ur_result_t urProgramLinkExp(ur_context_handle_t, uint32_t, ur_device_handle_t *,
+                             ur_exp_program_flags_t, uint32_t, const ur_program_handle_t *,
+                             const char *, ur_program_handle_t *);
+ur_result_t urProgramRetain(ur_program_handle_t);
+ur_result_t urProgramRelease(ur_program_handle_t);
+ur_result_t urProgramGetInfo(ur_program_handle_t, ur_program_info_t, size_t, void *, size_t *);
+ur_result_t urProgramGetBuildInfo(ur_program_handle_t, ur_device_handle_t, ur_program_build_info_t,
+                                  size_t, void *, size_t *);
+ur_result_t urProgramGetGlobalVariablePointer(ur_device_handle_t, ur_program_handle_t, const char *,
+                                              size_t *, void **);
+ur_result_t urKernelCreate(ur_program_handle_t, const char *, ur_kernel_handle_t *);
+ur_result_t urKernelRetain(ur_kernel_handle_t);
+ur_result_t urKernelRelease(ur_kernel_handle_t);
+ur_result_t urKernelGetInfo(ur_kernel_handle_t, ur_kernel_info_t, size_t, void *, size_t *);
+ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t, ur_device_handle_t, ur_kernel_group_info_t,
+                                 size_t, void *, size_t *);
+
+// enqueue.cpp: commands and events
+ur_result_t urEnqueueKernelLaunchWithArgsExp(ur_queue_handle_t, ur_kernel_handle_t, uint32_t,
+                                             const size_t *, const size_t *, const size_t *,
+                                             uint32_t, const ur_exp_kernel_arg_properties_t *,
+                                             const ur_kernel_launch_ext_properties_t *, uint32_t,
+                                             const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueEventsWait(ur_queue_handle_t, uint32_t, const ur_event_handle_t *,
+                                ur_event_handle_t *);
+ur_result_t urEnqueueEventsWaitWithBarrier(ur_queue_handle_t, uint32_t, const ur_event_handle_t *,
+                                           ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferRead(ur_queue_handle_t, ur_mem_handle_t, bool, size_t, size_t, void *,
+                                   uint32_t, const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t, ur_mem_handle_t, bool, size_t, size_t,
+                                    const void *, uint32_t, const ur_event_handle_t *,
+                                    ur_event_handle_t *);
+ur_result_t urEnqueueUSMFill(ur_queue_handle_t, void *, size_t, const void *, size_t, uint32_t,
+                             const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t, bool, void *, const void *, size_t, uint32_t,
+                               const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueDeviceGlobalVariableWrite(ur_queue_handle_t, ur_program_handle_t, const char *,
+                                               bool, size_t, size_t, const void *, uint32_t,
+                                               const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueDeviceGlobalVariableRead(ur_queue_handle_t, ur_program_handle_t, const char *,
+                                              bool, size_t, size_t, void *, uint32_t,
+                                              const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEventWait(uint32_t, const ur_event_handle_t *);
+ur_result_t urEventGetInfo(ur_event_handle_t, ur_event_info_t, size_t, void *, size_t *);
+ur_result_t urEventRetain(ur_event_handle_t);
+ur_result_t urEventRelease(ur_event_handle_t);
+
+} // namespace dglink::ur
