@@ -60,6 +60,11 @@ public:
     const HipError Result = hip().SetDevice(Ordinal);
     return Result == HipSuccess ? PI_SUCCESS : hipError(Result, "hipSetDevice");
   }
+  // hipDevice_t is the ordinal; HIP's contexts are deprecated, so none is given.
+  bool nativeDevice(int Ordinal, uintptr_t &Handle) override {
+    Handle = static_cast<uintptr_t>(Ordinal);
+    return true;
+  }
 
   pi_result createStream(stream::Stream &Out) override {
     HipStream S = nullptr;

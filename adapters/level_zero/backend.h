@@ -20,11 +20,13 @@ inline constexpr const char *NoKernelExecutionExtension = "dglink_test_driver_no
 
 class ZePlatform final : public core::PlatformImpl {
 public:
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Driver, Handle); }
   ze_driver_handle_t Driver = nullptr;
 };
 
 class ZeDevice final : public core::DeviceImpl {
 public:
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Device, Handle); }
   ze_driver_handle_t Driver = nullptr;
   ze_device_handle_t Device = nullptr;
 };
@@ -48,6 +50,7 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Context, Handle); }
 
   // Host-visible events of the context's pools (reset when recycled).
   pi_result acquireEvent(ze_event_handle_t &Event);
@@ -78,6 +81,7 @@ public:
   ~ZeEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Event, Handle); }
   // For an event no command will signal: the destructor then does not wait.
   void forget() { Submitted = false; }
 
@@ -104,6 +108,8 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  // The immediate command list the queue appends to.
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(List, Handle); }
 
   // One append to the list after the request's wait list: Append(Signal, NumWaits,
   // Waits) makes the Level Zero call (Call names it in errors). Blocking overrides
@@ -121,6 +127,8 @@ class ZeMem final : public core::MemImpl {
 public:
   ZeMem(ZeContext &TheContext, void *ThePointer) : Context(TheContext), Pointer(ThePointer) {}
   ~ZeMem() override;
+  // The device allocation.
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Pointer, Handle); }
   ZeContext &Context;
   void *Pointer; // device USM
 };
@@ -142,6 +150,10 @@ public:
                        const std::string &Symbol, core::GlobalLookup &Result) override;
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
+  // The module of an executable made of one (a link's output keeps one per input).
+  bool nativeHandle(uintptr_t &Handle) const override {
+    return Modules.size() == 1 && core::nativeHandleOf(Modules.front(), Handle);
+  }
 
   ZeContext &Context;
   // The modules of an executable (one, or one per input of a link) and which module
@@ -160,6 +172,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Kernel, Handle); }
 
   std::string Name;
   ze_kernel_handle_t Kernel;

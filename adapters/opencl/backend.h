@@ -78,6 +78,7 @@ const char *formatLabel(ImageFormat Format);
 
 class ClPlatform final : public core::PlatformImpl {
 public:
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Platform, Handle); }
   cl_platform_id Platform = nullptr;
   IntelUsmFunctions Usm;
   GlobalVariableFunctions GlobalVariable;
@@ -85,6 +86,7 @@ public:
 
 class ClDevice final : public core::DeviceImpl {
 public:
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Device, Handle); }
   cl_device_id Device = nullptr;
   ClPlatform *Platform = nullptr;
   bool ConsumesSpir = false;  // cl_khr_spir: SPIR bitcode loads with clCreateProgramWithBinary
@@ -113,6 +115,7 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Context, Handle); }
 
   // PI_ERROR_INVALID_OPERATION naming why no USM path serves Device (null: any device
   // of the context), for the USM commands.
@@ -139,6 +142,7 @@ public:
   ~ClEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Event, Handle); }
   cl_event Event;
 };
 
@@ -158,6 +162,7 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Queue, Handle); }
 
   // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)
   // makes the call, ClFunction names it in errors; its event becomes the request's.
@@ -181,6 +186,10 @@ public:
   ClMem(Kind TheKind, cl_program TheProgram, std::string TheName)
       : What(TheKind), Program(TheProgram), Name(std::move(TheName)) {}
   ~ClMem() override;
+  // Only a buffer is an OpenCL object of its own.
+  bool nativeHandle(uintptr_t &Handle) const override {
+    return What == Kind::Buffer && core::nativeHandleOf(Mem, Handle);
+  }
   Kind What = Kind::Buffer;
   cl_mem Mem = nullptr;
   cl_program Program = nullptr;
@@ -199,6 +208,7 @@ public:
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Program, Handle); }
 
   // The storage of the program's lowered device globals on Device, made with its
   // initial contents on first use (Program.Metadata.Lowered must be set).
@@ -240,6 +250,7 @@ public:
   pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
                                const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Kernel, Handle); }
 
   // Arguments past NumArgs do not exist for the caller where the storage is dglink's.
   pi_result checkIndex(const char *Function, pi_uint32 Index) const;

@@ -215,6 +215,8 @@ void release(_pi_event *Event) {
   quarantine().add(Event);
 }
 
+BackendObject::~BackendObject() = default;
+bool BackendObject::nativeHandle(uintptr_t & /*Handle*/) const { return false; }
 PlatformImpl::~PlatformImpl() = default;
 DeviceImpl::~DeviceImpl() = default;
 ContextImpl::~ContextImpl() = default;

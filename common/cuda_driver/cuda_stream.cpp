@@ -53,6 +53,21 @@ public:
     const CUresult R = makePrimaryCurrent(Ordinal);
     return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuCtxSetCurrent");
   }
+  bool nativeDevice(int Ordinal, uintptr_t &Handle) override {
+    CUdevice Device = 0;
+    if (cu().cuDeviceGet(&Device, Ordinal) != CUDA_SUCCESS)
+      return false;
+    Handle = static_cast<uintptr_t>(Device);
+    return true;
+  }
+  bool nativeContext(int Ordinal, uintptr_t &Handle) override {
+    // The primary context, retained once a context of the device exists.
+    if (Ordinal < 0 || Ordinal >= MaxDevices)
+      return false;
+    const CUcontext Context = Contexts[static_cast<size_t>(Ordinal)].load(std::memory_order_acquire);
+    Handle = reinterpret_cast<uintptr_t>(Context);
+    return Context != nullptr;
+  }
 
   pi_result createStream(stream::Stream &Out) override {
     CUstream S = nullptr;

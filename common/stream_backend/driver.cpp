@@ -5,6 +5,8 @@
 namespace dglink::stream {
 
 Driver::~Driver() = default;
+bool Driver::nativeDevice(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
+bool Driver::nativeContext(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
 
 const char *codeKindName(CodeKind Kind) {
   switch (Kind) {

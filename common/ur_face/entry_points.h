@@ -118,4 +118,15 @@ ur_result_t urEventGetInfo(ur_event_handle_t, ur_event_info_t, size_t, void *, s
 ur_result_t urEventRetain(ur_event_handle_t);
 ur_result_t urEventRelease(ur_event_handle_t);
 
+// native.cpp: the driver's own handles
+ur_result_t urPlatformGetNativeHandle(ur_platform_handle_t, ur_native_handle_t *);
+ur_result_t urDeviceGetNativeHandle(ur_device_handle_t, ur_native_handle_t *);
+ur_result_t urContextGetNativeHandle(ur_context_handle_t, ur_native_handle_t *);
+ur_result_t urQueueGetNativeHandle(ur_queue_handle_t, ur_queue_native_desc_t *,
+                                   ur_native_handle_t *);
+ur_result_t urMemGetNativeHandle(ur_mem_handle_t, ur_device_handle_t, ur_native_handle_t *);
+ur_result_t urProgramGetNativeHandle(ur_program_handle_t, ur_native_handle_t *);
+ur_result_t urKernelGetNativeHandle(ur_kernel_handle_t, ur_native_handle_t *);
+ur_result_t urEventGetNativeHandle(ur_event_handle_t, ur_native_handle_t *);
+
 } // namespace dglink::ur

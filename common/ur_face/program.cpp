@@ -440,6 +440,8 @@ ur_result_t urProgramGetInfo(ur_program_handle_t hProgram, ur_program_info_t pro
     return FromCore(PI_PROGRAM_INFO_KERNEL_NAMES);
   case DGLINK_UR_PROGRAM_INFO_FORMAT:
     return Answer.value(static_cast<uint32_t>(Program.Format));
+  case DGLINK_UR_PROGRAM_INFO_DEVICE_GLOBALS:
+    return FromCore(PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS);
   default:
     break;
   }

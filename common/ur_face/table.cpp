@@ -100,6 +100,15 @@ ur_dditable_t makeTable() {
   Table.Event.pfnGetInfo = urEventGetInfo;
   Table.Event.pfnRetain = urEventRetain;
   Table.Event.pfnRelease = urEventRelease;
+
+  Table.Platform.pfnGetNativeHandle = urPlatformGetNativeHandle;
+  Table.Device.pfnGetNativeHandle = urDeviceGetNativeHandle;
+  Table.Context.pfnGetNativeHandle = urContextGetNativeHandle;
+  Table.Queue.pfnGetNativeHandle = urQueueGetNativeHandle;
+  Table.Mem.pfnGetNativeHandle = urMemGetNativeHandle;
+  Table.Program.pfnGetNativeHandle = urProgramGetNativeHandle;
+  Table.Kernel.pfnGetNativeHandle = urKernelGetNativeHandle;
+  Table.Event.pfnGetNativeHandle = urEventGetNativeHandle;
   return Table;
 }
 

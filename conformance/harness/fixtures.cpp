@@ -7,6 +7,10 @@
 #include <cctype>
 #include <sstream>
 
+#ifdef DGLINK_CONFORMANCE_FACE_UR
+extern "C" bool dglinkUrLayerAnsweredLastError(); // the UR bridge (ur_face/pi_over_ur.cpp)
+#endif
+
 namespace dglink::conformance {
 
 std::string lastErrorMessage() {
@@ -38,6 +42,12 @@ bool containsIgnoringCase(const std::string &Text, const std::string &Word) {
            << CallText << " returned " << resultName(Actual) << ", expected "
            << resultName(Expected) << "; last error: \"" << lastErrorMessage() << "\"";
   const std::string Message = lastErrorMessage();
+#ifdef DGLINK_CONFORMANCE_FACE_UR
+  // The UR loader's validation layer checks parameters before the adapter and answers
+  // with the code alone: the code is checked, there is no message to check.
+  if (Message.empty() && dglinkUrLayerAnsweredLastError())
+    return ::testing::AssertionSuccess();
+#endif
   if (Message.empty())
     return ::testing::AssertionFailure() << CallText << " returned " << resultName(Actual)
                                          << " but piPluginGetLastError gives no message";

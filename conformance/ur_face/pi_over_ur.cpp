@@ -10,6 +10,7 @@
 // (urEnqueueKernelLaunchWithArgsExp), piextUSMFree of null does nothing.
 #include <dglink/dispatch.h>
 #include <dglink/pi.h>
+#include <dglink/support/error.h>
 #include <dglink/ur_ext.h>
 
 #include "image_metadata.h"
@@ -113,6 +114,20 @@ Loader &loader() {
 
 // ---- results ----
 
+// Whether the loader's validation layer checks parameters before the adapter sees them
+// (UR_ENABLE_LAYERS names it).
+bool validationLayerOn() {
+  static const bool On = [] {
+    const char *Layers = std::getenv("UR_ENABLE_LAYERS");
+    return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
+  }();
+  return On;
+}
+
+// Whether the last error came from the validation layer, not from the adapter: the
+// layer answers a parameter check with the code alone, without a message.
+thread_local bool LayerAnswered = false;
+
 pi_result fail(pi_result Code, std::string Message) {
   LastMessage = std::move(Message);
   return Code;
@@ -121,9 +136,12 @@ pi_result fail(pi_result Code, std::string Message) {
 // UR's answer in PI's words. NullHandle: the PI code of the first null handle argument
 // of the call (UR answers INVALID_NULL_HANDLE for all of them).
 pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE) {
+  LayerAnswered = false;
   if (Result == UR_RESULT_SUCCESS)
     return PI_SUCCESS;
   // The adapters share one per-thread message (libdglink_support); any adapter reads it.
+  // It is cleared after each read, so that an error the adapter never saw (the loader's
+  // validation layer answered first) leaves it empty.
   const char *Message = nullptr;
   int32_t Code = 0;
   if (!loader().Adapters.empty() &&
@@ -132,6 +150,13 @@ pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE
     LastMessage = Message;
   else
     LastMessage = "the Unified Runtime loader answered " + std::to_string(Result);
+  dglink::setLastError(PI_SUCCESS, std::string());
+  LayerAnswered = LastMessage.empty() && validationLayerOn() &&
+                  (Result == UR_RESULT_ERROR_INVALID_NULL_HANDLE ||
+                   Result == UR_RESULT_ERROR_INVALID_NULL_POINTER ||
+                   Result == UR_RESULT_ERROR_INVALID_SIZE ||
+                   Result == UR_RESULT_ERROR_INVALID_ENUMERATION ||
+                   Result == UR_RESULT_ERROR_INVALID_VALUE);
   // The adapter names UR's arguments; the scenarios PI's.
   static const std::pair<const char *, const char *> Arguments[] = {
       {"'phContext'", "'RetContext'"},
@@ -1019,6 +1044,10 @@ PI_API_EXPORT pi_result piProgramGetInfo(pi_program Program, pi_program_info Par
     return passThrough(dglinkProgramInfo, P,
                        static_cast<ur_program_info_t>(DGLINK_UR_PROGRAM_INFO_FORMAT),
                        ParamValueSize, ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PROGRAM);
+  case PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS:
+    return passThrough(dglinkProgramInfo, P,
+                       static_cast<ur_program_info_t>(DGLINK_UR_PROGRAM_INFO_DEVICE_GLOBALS),
+                       ParamValueSize, ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PROGRAM);
   }
   return passThrough(urProgramGetInfo, P, static_cast<ur_program_info_t>(Name), ParamValueSize,
                      ParamValue, ParamValueSizeRet, PI_ERROR_INVALID_PROGRAM);
@@ -1331,6 +1360,10 @@ PI_API_EXPORT pi_result piPluginGetLastError(char **Message) {
 }
 
 PI_API_EXPORT pi_result piTearDown(void *) { return PI_SUCCESS; }
+
+// For the harness (fixtures.cpp): whether this thread's last error was the validation
+// layer's answer, which carries no message.
+PI_API_EXPORT bool dglinkUrLayerAnsweredLastError() { return LayerAnswered; }
 
 PI_API_EXPORT pi_result piPluginInit(pi_plugin *) {
   return fail(PI_ERROR_INVALID_OPERATION,

@@ -21,6 +21,9 @@
 #define DGLINK_UR_DEVICE_INFO_IMAGE_FORMATS 0x20105
 /* uint32_t, pi_device_binary_format: the format the program was made from. */
 #define DGLINK_UR_PROGRAM_INFO_FORMAT 0x20200
+/* char[]: the device globals the program's images declare, one line each, as
+ * PI_EXT_PROGRAM_INFO_DEVICE_GLOBALS gives them (CP027's symbol sizes). */
+#define DGLINK_UR_PROGRAM_INFO_DEVICE_GLOBALS 0x20201
 
 /* Program metadata (ur_program_properties_t of urProgramCreateWithBinary/WithIL) that
  * describes a dglink device image, so that a program made through UR is the one

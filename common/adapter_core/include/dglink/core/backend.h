@@ -9,8 +9,10 @@
 #include <dglink/core/handles.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dglink::core {
@@ -65,33 +67,54 @@ struct GlobalLookup {
   const char *NotFoundReason = nullptr;
 };
 
-class PlatformImpl {
+// What every backend object has: a virtual destructor (the object frees what the
+// driver gave it) and, where the driver has one, its own handle of the object.
+class BackendObject {
 public:
-  virtual ~PlatformImpl();
+  virtual ~BackendObject();
+  // The driver's handle of the object (cl_context, CUstream, ze_kernel_handle_t, a
+  // device address, ...), for a face's urXGetNativeHandle; false where the driver has
+  // no one handle of it (the face answers UNSUPPORTED_FEATURE). The handle stays the
+  // object's: valid while the object lives, never released by the caller.
+  virtual bool nativeHandle(uintptr_t &Handle) const;
 };
 
-class DeviceImpl {
+// For nativeHandle: a driver handle (a pointer or an integer) as the face's integer.
+template <typename DriverHandle> bool nativeHandleOf(DriverHandle Handle, uintptr_t &Out) {
+  if constexpr (std::is_pointer_v<DriverHandle>)
+    Out = reinterpret_cast<uintptr_t>(Handle);
+  else
+    Out = static_cast<uintptr_t>(Handle);
+  return true;
+}
+
+class PlatformImpl : public BackendObject {
 public:
-  virtual ~DeviceImpl();
+  ~PlatformImpl() override;
 };
 
-class EventImpl {
+class DeviceImpl : public BackendObject {
 public:
-  virtual ~EventImpl(); // recycles the driver event
+  ~DeviceImpl() override;
+};
+
+class EventImpl : public BackendObject {
+public:
+  ~EventImpl() override; // recycles the driver event
   // Blocks until the command is complete.
   virtual pi_result wait() = 0;
   // PI_EVENT_COMPLETE or PI_EVENT_SUBMITTED.
   virtual pi_result status(pi_int32 &Status) = 0;
 };
 
-class MemImpl {
+class MemImpl : public BackendObject {
 public:
-  virtual ~MemImpl(); // frees the memory
+  ~MemImpl() override; // frees the memory
 };
 
-class KernelImpl {
+class KernelImpl : public BackendObject {
 public:
-  virtual ~KernelImpl();
+  ~KernelImpl() override;
   // The number of arguments callers set.
   virtual pi_uint32 numArguments() const = 0;
   // The most work-items one group of this kernel may have.
@@ -112,9 +135,9 @@ public:
   virtual pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) = 0;
 };
 
-class ProgramImpl {
+class ProgramImpl : public BackendObject {
 public:
-  virtual ~ProgramImpl();
+  ~ProgramImpl() override;
   // Makes Program executable for its devices. On success the hook fills
   // Program.KernelNames (where the driver can list them); Log gets the driver's log
   // either way. Called with Program.Mutex held, only for a program that is not
@@ -152,9 +175,9 @@ struct LinkRequest {
   _pi_program &Output;
 };
 
-class QueueImpl {
+class QueueImpl : public BackendObject {
 public:
-  virtual ~QueueImpl(); // waits for the queue's work
+  ~QueueImpl() override; // waits for the queue's work
   virtual pi_result finish() = 0;
   // Host <-> device copies: Device is a device address, or an offset into Buffer
   // (MemImpl of this backend, or the buffer a DeviceGlobalLocation names).
@@ -175,9 +198,9 @@ public:
   virtual pi_result marker(bool Barrier, const Enqueue &Request) = 0;
 };
 
-class ContextImpl {
+class ContextImpl : public BackendObject {
 public:
-  virtual ~ContextImpl();
+  ~ContextImpl() override;
   virtual pi_result createQueue(_pi_queue &Queue, std::unique_ptr<QueueImpl> &Impl) = 0;
   // A buffer of Size bytes, with the contents of CopyFrom when it is not null.
   virtual pi_result createBuffer(size_t Size, const void *CopyFrom,

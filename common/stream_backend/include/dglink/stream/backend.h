@@ -55,6 +55,9 @@ inline Driver &driver() { return streamBackend().driver(); }
 
 class StreamDevice final : public core::DeviceImpl {
 public:
+  bool nativeHandle(uintptr_t &Handle) const override {
+    return driver().nativeDevice(Ordinal, Handle);
+  }
   int Ordinal = 0;
   DeviceInfo Info;
 };
@@ -79,6 +82,9 @@ public:
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
 
+  bool nativeHandle(uintptr_t &Handle) const override {
+    return driver().nativeContext(Ordinal, Handle);
+  }
   pi_result makeCurrent() const { return driver().makeCurrent(Ordinal); }
   // Events are recycled: creating one costs more than recording it.
   pi_result acquireEvent(Event &Out);
@@ -98,6 +104,7 @@ public:
   ~StreamEvent() override; // recycled: re-recording it later only moves its completion
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
 
   StreamContext &Context;
   Event Handle;
@@ -119,6 +126,7 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
 
   _pi_queue &Queue;
   StreamContext &Context;
@@ -137,6 +145,7 @@ public:
   StreamMem(StreamContext &TheContext, void *ThePointer)
       : Context(TheContext), Pointer(ThePointer) {}
   ~StreamMem() override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Pointer, Handle); }
   StreamContext &Context;
   void *Pointer; // device memory
 };
@@ -151,6 +160,10 @@ public:
                        const std::string &Symbol, core::GlobalLookup &Result) override;
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
+  // The loaded module (CUmodule, hipModule_t) of an executable program.
+  bool nativeHandle(uintptr_t &Handle) const override {
+    return Loaded != nullptr && core::nativeHandleOf(Loaded, Handle);
+  }
 
   StreamContext &Context;
   CodeKind Kind;
@@ -172,6 +185,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
 
   // Pointers to the values of every argument; each must be set.
   pi_result collect(std::vector<void *> &Params);

@@ -70,6 +70,10 @@ public:
   virtual pi_uint32 vendorId() const = 0;
   // Makes the device's primary context current on this thread.
   virtual pi_result makeCurrent(int Ordinal) = 0;
+  // The driver's own handles of the device and of its context (a face's native
+  // handles: CUdevice, the primary CUcontext); false where the driver has none.
+  virtual bool nativeDevice(int Ordinal, uintptr_t &Handle);
+  virtual bool nativeContext(int Ordinal, uintptr_t &Handle);
 
   // ---- Streams and events (events without timing).
   virtual pi_result createStream(Stream &Out) = 0; // non-blocking

@@ -1,0 +1,346 @@
+// Native handles through the Unified Runtime face (urXGetNativeHandle, docs/ur.md): a
+// scenario of dglink_conformance_ur only (PI has no such entry points), on the same
+// fixtures as the others. Every handle a dglink UR adapter gives is checked with the
+// backend's own API, called directly: the OpenCL ICD loader, the Level Zero loader,
+// the CUDA driver (CUDA, and HIP's NVIDIA build, whose streams, modules, functions and
+// events are CUDA's). Through the bridge, a pi_* handle is the UR handle.
+#include "fixtures.h"
+
+#include <unified-runtime/ur_api.h>
+
+#ifdef DGLINK_NATIVE_OPENCL
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#endif
+#ifdef DGLINK_NATIVE_LEVEL_ZERO
+#include <dlfcn.h>
+#include <level_zero/ze_api.h>
+#endif
+#ifdef DGLINK_NATIVE_CUDA
+#include "cuda_driver.h"
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+namespace dglink::conformance {
+namespace {
+
+template <typename Pi> auto asUr(Pi Handle) {
+  if constexpr (std::is_same_v<Pi, pi_platform>)
+    return reinterpret_cast<ur_platform_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_device>)
+    return reinterpret_cast<ur_device_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_context>)
+    return reinterpret_cast<ur_context_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_queue>)
+    return reinterpret_cast<ur_queue_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_mem>)
+    return reinterpret_cast<ur_mem_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_program>)
+    return reinterpret_cast<ur_program_handle_t>(Handle);
+  else if constexpr (std::is_same_v<Pi, pi_kernel>)
+    return reinterpret_cast<ur_kernel_handle_t>(Handle);
+  else
+    return reinterpret_cast<ur_event_handle_t>(Handle);
+}
+
+// The native handles of one set of objects; Has* false where the adapter answered
+// UR_RESULT_ERROR_UNSUPPORTED_FEATURE.
+struct Natives {
+  ur_native_handle_t Platform = 0, Device = 0, Context = 0, Queue = 0, Mem = 0, Program = 0,
+                     Kernel = 0, Event = 0;
+  bool HasPlatform = false, HasContext = false;
+};
+
+class NativeHandles : public BuiltProgramTest {
+protected:
+  static constexpr const char *KernelName = "dg_read_counter";
+  static constexpr size_t BufferBytes = 64;
+
+  // Builds the objects and asks for every native handle.
+  void collect(Natives &Out) {
+    ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Program));
+    ASSERT_NO_FATAL_FAILURE(createKernel(Program.get(), KernelName, Kernel));
+    ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW, BufferBytes,
+                                        nullptr, Buffer.out()));
+    const std::vector<char> Bytes(BufferBytes, 7);
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
+                                              Bytes.data(), 0, nullptr, Event.out()));
+
+    const ur_result_t PlatformResult = urPlatformGetNativeHandle(asUr(Platform), &Out.Platform);
+    ASSERT_TRUE(PlatformResult == UR_RESULT_SUCCESS ||
+                PlatformResult == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        << "urPlatformGetNativeHandle answered " << PlatformResult;
+    Out.HasPlatform = PlatformResult == UR_RESULT_SUCCESS;
+    const ur_result_t ContextResult = urContextGetNativeHandle(asUr(Context.get()), &Out.Context);
+    ASSERT_TRUE(ContextResult == UR_RESULT_SUCCESS ||
+                ContextResult == UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        << "urContextGetNativeHandle answered " << ContextResult;
+    Out.HasContext = ContextResult == UR_RESULT_SUCCESS;
+    ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &Out.Device), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urQueueGetNativeHandle(asUr(Queue.get()), nullptr, &Out.Queue), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urMemGetNativeHandle(asUr(Buffer.get()), asUr(Device), &Out.Mem), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urProgramGetNativeHandle(asUr(Program.get()), &Out.Program), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urKernelGetNativeHandle(asUr(Kernel.get()), &Out.Kernel), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urEventGetNativeHandle(asUr(Event.get()), &Out.Event), UR_RESULT_SUCCESS);
+    for (ur_native_handle_t Handle :
+         {Out.Device, Out.Queue, Out.Mem, Out.Program, Out.Kernel, Out.Event})
+      EXPECT_NE(Handle, 0U);
+  }
+
+  ProgramHandle Program;
+  KernelHandle Kernel;
+  MemHandle Buffer;
+  EventHandle Event;
+};
+
+#ifdef DGLINK_NATIVE_OPENCL
+template <typename T, typename Query, typename Object, typename Name>
+T clInfo(Query Function, Object Handle, Name Param) {
+  T Value{};
+  EXPECT_EQ(Function(Handle, Param, sizeof(T), &Value, nullptr), CL_SUCCESS);
+  return Value;
+}
+
+void checkOpenCl(const Natives &N, const std::string &DeviceName) {
+  const auto Device = reinterpret_cast<cl_device_id>(N.Device);
+  const auto Context = reinterpret_cast<cl_context>(N.Context);
+  ASSERT_TRUE(N.HasPlatform && N.HasContext) << "OpenCL has platform and context handles";
+  EXPECT_EQ(clInfo<cl_platform_id>(clGetDeviceInfo, Device, CL_DEVICE_PLATFORM),
+            reinterpret_cast<cl_platform_id>(N.Platform));
+  char Name[256] = {};
+  ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_NAME, sizeof(Name) - 1, Name, nullptr), CL_SUCCESS);
+  EXPECT_EQ(DeviceName, Name);
+  cl_device_id ContextDevice = nullptr;
+  ASSERT_EQ(clGetContextInfo(Context, CL_CONTEXT_DEVICES, sizeof(ContextDevice), &ContextDevice,
+                             nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(ContextDevice, Device);
+  const auto Queue = reinterpret_cast<cl_command_queue>(N.Queue);
+  EXPECT_EQ(clInfo<cl_context>(clGetCommandQueueInfo, Queue, CL_QUEUE_CONTEXT), Context);
+  EXPECT_EQ(clInfo<cl_device_id>(clGetCommandQueueInfo, Queue, CL_QUEUE_DEVICE), Device);
+  const auto Mem = reinterpret_cast<cl_mem>(N.Mem);
+  EXPECT_EQ(clInfo<size_t>(clGetMemObjectInfo, Mem, CL_MEM_SIZE), 64U);
+  EXPECT_EQ(clInfo<cl_context>(clGetMemObjectInfo, Mem, CL_MEM_CONTEXT), Context);
+  // The buffer's bytes, read with OpenCL itself.
+  char Bytes[64] = {};
+  ASSERT_EQ(clEnqueueReadBuffer(Queue, Mem, CL_TRUE, 0, sizeof(Bytes), Bytes, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(Bytes[0], 7);
+  EXPECT_EQ(Bytes[63], 7);
+  const auto Program = reinterpret_cast<cl_program>(N.Program);
+  EXPECT_EQ(clInfo<cl_context>(clGetProgramInfo, Program, CL_PROGRAM_CONTEXT), Context);
+  const auto Kernel = reinterpret_cast<cl_kernel>(N.Kernel);
+  EXPECT_EQ(clInfo<cl_program>(clGetKernelInfo, Kernel, CL_KERNEL_PROGRAM), Program);
+  char KernelName[64] = {};
+  ASSERT_EQ(clGetKernelInfo(Kernel, CL_KERNEL_FUNCTION_NAME, sizeof(KernelName) - 1, KernelName,
+                            nullptr),
+            CL_SUCCESS);
+  EXPECT_STREQ(KernelName, "dg_read_counter");
+  const auto Event = reinterpret_cast<cl_event>(N.Event);
+  EXPECT_EQ(clInfo<cl_context>(clGetEventInfo, Event, CL_EVENT_CONTEXT), Context);
+  EXPECT_EQ(clInfo<cl_int>(clGetEventInfo, Event, CL_EVENT_COMMAND_EXECUTION_STATUS), CL_COMPLETE);
+}
+#endif
+
+#ifdef DGLINK_NATIVE_LEVEL_ZERO
+// The Level Zero loader the adapter uses, opened as the adapter opens it (at run time),
+// so that this program runs where there is none.
+struct ZeFunctions {
+  decltype(&zeDeviceGet) DeviceGet = nullptr;
+  decltype(&zeDeviceGetProperties) DeviceGetProperties = nullptr;
+  decltype(&zeMemGetAllocProperties) MemGetAllocProperties = nullptr;
+  decltype(&zeModuleGetKernelNames) ModuleGetKernelNames = nullptr;
+  decltype(&zeKernelGetProperties) KernelGetProperties = nullptr;
+  decltype(&zeEventQueryStatus) EventQueryStatus = nullptr;
+  decltype(&zeCommandListAppendBarrier) CommandListAppendBarrier = nullptr;
+
+  bool open(std::string &Why) {
+    void *Library = dlopen("libze_loader.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (Library == nullptr) {
+      Why = "libze_loader.so.1 cannot be opened";
+      return false;
+    }
+    bool All = true;
+    auto Find = [&](auto &Slot, const char *Name) {
+      Slot = reinterpret_cast<std::remove_reference_t<decltype(Slot)>>(dlsym(Library, Name));
+      if (Slot == nullptr) {
+        Why = std::string("the Level Zero loader has no ") + Name;
+        All = false;
+      }
+    };
+    Find(DeviceGet, "zeDeviceGet");
+    Find(DeviceGetProperties, "zeDeviceGetProperties");
+    Find(MemGetAllocProperties, "zeMemGetAllocProperties");
+    Find(ModuleGetKernelNames, "zeModuleGetKernelNames");
+    Find(KernelGetProperties, "zeKernelGetProperties");
+    Find(EventQueryStatus, "zeEventQueryStatus");
+    Find(CommandListAppendBarrier, "zeCommandListAppendBarrier");
+    return All;
+  }
+};
+
+void checkLevelZero(const Natives &N, const std::string &DeviceName) {
+  ZeFunctions Ze;
+  std::string Why;
+  ASSERT_TRUE(Ze.open(Why)) << Why;
+  ASSERT_TRUE(N.HasPlatform && N.HasContext) << "Level Zero has driver and context handles";
+  const auto Driver = reinterpret_cast<ze_driver_handle_t>(N.Platform);
+  const auto Device = reinterpret_cast<ze_device_handle_t>(N.Device);
+  uint32_t Count = 0;
+  ASSERT_EQ(Ze.DeviceGet(Driver, &Count, nullptr), ZE_RESULT_SUCCESS);
+  std::vector<ze_device_handle_t> Devices(Count);
+  ASSERT_EQ(Ze.DeviceGet(Driver, &Count, Devices.data()), ZE_RESULT_SUCCESS);
+  EXPECT_NE(std::find(Devices.begin(), Devices.end(), Device), Devices.end())
+      << "the device is not one of its driver's";
+  ze_device_properties_t Properties{};
+  Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ASSERT_EQ(Ze.DeviceGetProperties(Device, &Properties), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(DeviceName, Properties.name);
+  // The buffer is a device allocation of the context, on the device.
+  ze_memory_allocation_properties_t Allocation{};
+  Allocation.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+  ze_device_handle_t Owner = nullptr;
+  ASSERT_EQ(Ze.MemGetAllocProperties(reinterpret_cast<ze_context_handle_t>(N.Context),
+                                    reinterpret_cast<void *>(N.Mem), &Allocation, &Owner),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Allocation.type, ZE_MEMORY_TYPE_DEVICE);
+  EXPECT_EQ(Owner, Device);
+  uint32_t Kernels = 0;
+  ASSERT_EQ(Ze.ModuleGetKernelNames(reinterpret_cast<ze_module_handle_t>(N.Program), &Kernels,
+                                   nullptr),
+            ZE_RESULT_SUCCESS);
+  EXPECT_GE(Kernels, 1U);
+  ze_kernel_properties_t KernelProperties{};
+  KernelProperties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  ASSERT_EQ(Ze.KernelGetProperties(reinterpret_cast<ze_kernel_handle_t>(N.Kernel),
+                                  &KernelProperties),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(KernelProperties.numKernelArgs, 1U);
+  EXPECT_EQ(Ze.EventQueryStatus(reinterpret_cast<ze_event_handle_t>(N.Event)), ZE_RESULT_SUCCESS);
+  // The queue is an immediate command list: a barrier appended to it is taken.
+  EXPECT_EQ(Ze.CommandListAppendBarrier(reinterpret_cast<ze_command_list_handle_t>(N.Queue), nullptr,
+                                       0, nullptr),
+            ZE_RESULT_SUCCESS);
+}
+#endif
+
+#ifdef DGLINK_NATIVE_CUDA
+// CUDA's objects; HIP's NVIDIA build hands out the same kinds (its device is the
+// ordinal, and it has no context handle).
+void checkCuda(const Natives &N, const std::string &DeviceName, bool Hip, int Ordinal) {
+  using dglink::cuda::cu;
+  std::string Why;
+  ASSERT_TRUE(dglink::cuda::loadCudaDriver(&Why)) << Why;
+  EXPECT_FALSE(N.HasPlatform) << "CUDA has no platform handle";
+  CUdevice Device = 0;
+  ASSERT_EQ(cu().cuDeviceGet(&Device, Ordinal), CUDA_SUCCESS);
+  if (Hip) {
+    EXPECT_EQ(N.Device, static_cast<ur_native_handle_t>(Ordinal)) << "hipDevice_t is the ordinal";
+    EXPECT_FALSE(N.HasContext) << "HIP hands out no context";
+  } else {
+    EXPECT_EQ(N.Device, static_cast<ur_native_handle_t>(Device));
+    char Name[256] = {};
+    ASSERT_EQ(cu().cuDeviceGetName(Name, sizeof(Name) - 1, Device), CUDA_SUCCESS);
+    EXPECT_EQ(DeviceName, Name);
+    ASSERT_TRUE(N.HasContext);
+  }
+  // The buffer's context (the device's primary context) and bytes.
+  CUcontext Owner = nullptr;
+  ASSERT_EQ(cu().cuPointerGetAttribute(&Owner, CU_POINTER_ATTRIBUTE_CONTEXT,
+                                       static_cast<CUdeviceptr>(N.Mem)),
+            CUDA_SUCCESS);
+  ASSERT_NE(Owner, nullptr);
+  if (!Hip)
+    EXPECT_EQ(reinterpret_cast<ur_native_handle_t>(Owner), N.Context);
+  ASSERT_EQ(cu().cuCtxSetCurrent(Owner), CUDA_SUCCESS);
+  char Bytes[64] = {};
+  ASSERT_EQ(cu().cuMemcpyDtoH(Bytes, static_cast<CUdeviceptr>(N.Mem), sizeof(Bytes)),
+            CUDA_SUCCESS);
+  EXPECT_EQ(Bytes[0], 7);
+  EXPECT_EQ(Bytes[63], 7);
+  EXPECT_EQ(cu().cuStreamSynchronize(reinterpret_cast<CUstream>(N.Queue)), CUDA_SUCCESS);
+  EXPECT_EQ(cu().cuEventQuery(reinterpret_cast<CUevent>(N.Event)), CUDA_SUCCESS);
+  CUfunction Function = nullptr;
+  ASSERT_EQ(cu().cuModuleGetFunction(&Function, reinterpret_cast<CUmodule>(N.Program),
+                                     "dg_read_counter"),
+            CUDA_SUCCESS);
+  int Threads = 0;
+  EXPECT_EQ(cu().cuFuncGetAttribute(&Threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                    reinterpret_cast<CUfunction>(N.Kernel)),
+            CUDA_SUCCESS);
+  EXPECT_GT(Threads, 0);
+}
+#endif
+
+TEST_P(NativeHandles, EveryHandleIsTheDriversOwn) {
+  Natives N;
+  ASSERT_NO_FATAL_FAILURE(collect(N));
+  const std::string &Backend = GetParam().Backend;
+  const std::string &Name = GetParam().Name;
+  if (Backend == "opencl") {
+#ifdef DGLINK_NATIVE_OPENCL
+    checkOpenCl(N, Name);
+    return;
+#endif
+  } else if (Backend == "level_zero") {
+#ifdef DGLINK_NATIVE_LEVEL_ZERO
+    checkLevelZero(N, Name);
+    return;
+#endif
+  } else if (Backend == "cuda" || Backend == "hip_nvidia") {
+#ifdef DGLINK_NATIVE_CUDA
+    // The device's ordinal: its place among its platform's devices.
+    pi_uint32 Count = 0;
+    ASSERT_PI_SUCCESS(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
+    std::vector<pi_device> Devices(Count);
+    ASSERT_PI_SUCCESS(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, Count, Devices.data(), nullptr));
+    const auto At = std::find(Devices.begin(), Devices.end(), Device);
+    ASSERT_NE(At, Devices.end());
+    checkCuda(N, Name, Backend == "hip_nvidia", static_cast<int>(At - Devices.begin()));
+    for (pi_device D : Devices)
+      piDeviceRelease(D);
+    return;
+#endif
+  }
+  GTEST_SKIP() << "handles obtained; this build cannot call the " << Backend
+               << " driver to check them";
+}
+
+TEST_P(NativeHandles, BadArgumentsGetUrCodes) {
+  ur_native_handle_t Out = 0;
+  EXPECT_EQ(urDeviceGetNativeHandle(nullptr, &Out), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(urDeviceGetNativeHandle(asUr(Device), nullptr), UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(urContextGetNativeHandle(nullptr, &Out), UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_EQ(urQueueGetNativeHandle(asUr(Queue.get()), nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(Out, 0U) << "a refused call wrote its output";
+  // A program that is not built yet has no module on a driver of modules.
+  ProgramHandle Unbuilt;
+  ASSERT_NO_FATAL_FAILURE(createProgram("device_globals", Format, Unbuilt));
+  const ur_result_t Result = urProgramGetNativeHandle(asUr(Unbuilt.get()), &Out);
+  if (GetParam().Backend == "opencl") {
+    EXPECT_EQ(Result, UR_RESULT_SUCCESS) << "a cl_program exists before its build";
+  } else {
+    EXPECT_EQ(Result, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    EXPECT_EQ(Out, 0U);
+    const char *Message = nullptr;
+    int32_t Code = 0;
+    ur_adapter_handle_t Adapter = nullptr;
+    ASSERT_EQ(urPlatformGetInfo(asUr(Platform), UR_PLATFORM_INFO_ADAPTER, sizeof(Adapter), &Adapter,
+                                nullptr),
+              UR_RESULT_SUCCESS);
+    ASSERT_EQ(urAdapterGetLastError(Adapter, &Message, &Code), UR_RESULT_SUCCESS);
+    ASSERT_NE(Message, nullptr);
+    EXPECT_NE(std::strstr(Message, "urProgramGetNativeHandle"), nullptr) << Message;
+  }
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(NativeHandles);
+
+} // namespace
+} // namespace dglink::conformance
