@@ -20,13 +20,13 @@ inline constexpr const char *NoKernelExecutionExtension = "dglink_test_driver_no
 
 class ZePlatform final : public core::PlatformImpl {
 public:
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Driver, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Driver, Out); }
   ze_driver_handle_t Driver = nullptr;
 };
 
 class ZeDevice final : public core::DeviceImpl {
 public:
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Device, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Device, Out); }
   ze_driver_handle_t Driver = nullptr;
   ze_device_handle_t Device = nullptr;
 };
@@ -50,7 +50,7 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Context, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
 
   // Host-visible events of the context's pools (reset when recycled).
   pi_result acquireEvent(ze_event_handle_t &Event);
@@ -81,7 +81,7 @@ public:
   ~ZeEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Event, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   // For an event no command will signal: the destructor then does not wait.
   void forget() { Submitted = false; }
 
@@ -109,7 +109,7 @@ public:
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
   // The immediate command list the queue appends to.
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(List, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(List, Out); }
 
   // One append to the list after the request's wait list: Append(Signal, NumWaits,
   // Waits) makes the Level Zero call (Call names it in errors). Blocking overrides
@@ -128,7 +128,7 @@ public:
   ZeMem(ZeContext &TheContext, void *ThePointer) : Context(TheContext), Pointer(ThePointer) {}
   ~ZeMem() override;
   // The device allocation.
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Pointer, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Pointer, Out); }
   ZeContext &Context;
   void *Pointer; // device USM
 };
@@ -151,8 +151,8 @@ public:
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   // The module of an executable made of one (a link's output keeps one per input).
-  bool nativeHandle(uintptr_t &Handle) const override {
-    return Modules.size() == 1 && core::nativeHandleOf(Modules.front(), Handle);
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Modules.size() == 1 && core::nativeHandleOf(Modules.front(), Out);
   }
 
   ZeContext &Context;
@@ -172,7 +172,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Kernel, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
 
   std::string Name;
   ze_kernel_handle_t Kernel;

@@ -78,7 +78,7 @@ const char *formatLabel(ImageFormat Format);
 
 class ClPlatform final : public core::PlatformImpl {
 public:
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Platform, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Platform, Out); }
   cl_platform_id Platform = nullptr;
   IntelUsmFunctions Usm;
   GlobalVariableFunctions GlobalVariable;
@@ -86,7 +86,7 @@ public:
 
 class ClDevice final : public core::DeviceImpl {
 public:
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Device, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Device, Out); }
   cl_device_id Device = nullptr;
   ClPlatform *Platform = nullptr;
   bool ConsumesSpir = false;  // cl_khr_spir: SPIR bitcode loads with clCreateProgramWithBinary
@@ -115,7 +115,7 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Context, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
 
   // PI_ERROR_INVALID_OPERATION naming why no USM path serves Device (null: any device
   // of the context), for the USM commands.
@@ -142,7 +142,7 @@ public:
   ~ClEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Event, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   cl_event Event;
 };
 
@@ -162,7 +162,7 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Queue, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Queue, Out); }
 
   // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)
   // makes the call, ClFunction names it in errors; its event becomes the request's.
@@ -187,8 +187,8 @@ public:
       : What(TheKind), Program(TheProgram), Name(std::move(TheName)) {}
   ~ClMem() override;
   // Only a buffer is an OpenCL object of its own.
-  bool nativeHandle(uintptr_t &Handle) const override {
-    return What == Kind::Buffer && core::nativeHandleOf(Mem, Handle);
+  bool nativeHandle(uintptr_t &Out) const override {
+    return What == Kind::Buffer && core::nativeHandleOf(Mem, Out);
   }
   Kind What = Kind::Buffer;
   cl_mem Mem = nullptr;
@@ -208,7 +208,7 @@ public:
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Program, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Program, Out); }
 
   // The storage of the program's lowered device globals on Device, made with its
   // initial contents on first use (Program.Metadata.Lowered must be set).
@@ -250,7 +250,7 @@ public:
   pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
                                const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Kernel, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
 
   // Arguments past NumArgs do not exist for the caller where the storage is dglink's.
   pi_result checkIndex(const char *Function, pi_uint32 Index) const;

@@ -64,7 +64,8 @@ public:
     // The primary context, retained once a context of the device exists.
     if (Ordinal < 0 || Ordinal >= MaxDevices)
       return false;
-    const CUcontext Context = Contexts[static_cast<size_t>(Ordinal)].load(std::memory_order_acquire);
+    const CUcontext Context =
+        Contexts[static_cast<size_t>(Ordinal)].load(std::memory_order_acquire);
     Handle = reinterpret_cast<uintptr_t>(Context);
     return Context != nullptr;
   }

@@ -22,8 +22,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dglink::conformance {
@@ -65,8 +65,8 @@ protected:
   void collect(Natives &Out) {
     ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Program));
     ASSERT_NO_FATAL_FAILURE(createKernel(Program.get(), KernelName, Kernel));
-    ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW, BufferBytes,
-                                        nullptr, Buffer.out()));
+    ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW, BufferBytes, nullptr,
+                                        Buffer.out()));
     const std::vector<char> Bytes(BufferBytes, 7);
     ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
                                               Bytes.data(), 0, nullptr, Event.out()));
@@ -116,9 +116,9 @@ void checkOpenCl(const Natives &N, const std::string &DeviceName) {
   ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_NAME, sizeof(Name) - 1, Name, nullptr), CL_SUCCESS);
   EXPECT_EQ(DeviceName, Name);
   cl_device_id ContextDevice = nullptr;
-  ASSERT_EQ(clGetContextInfo(Context, CL_CONTEXT_DEVICES, sizeof(ContextDevice), &ContextDevice,
-                             nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetContextInfo(Context, CL_CONTEXT_DEVICES, sizeof(ContextDevice), &ContextDevice, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(ContextDevice, Device);
   const auto Queue = reinterpret_cast<cl_command_queue>(N.Queue);
   EXPECT_EQ(clInfo<cl_context>(clGetCommandQueueInfo, Queue, CL_QUEUE_CONTEXT), Context);
@@ -137,9 +137,9 @@ void checkOpenCl(const Natives &N, const std::string &DeviceName) {
   const auto Kernel = reinterpret_cast<cl_kernel>(N.Kernel);
   EXPECT_EQ(clInfo<cl_program>(clGetKernelInfo, Kernel, CL_KERNEL_PROGRAM), Program);
   char KernelName[64] = {};
-  ASSERT_EQ(clGetKernelInfo(Kernel, CL_KERNEL_FUNCTION_NAME, sizeof(KernelName) - 1, KernelName,
-                            nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetKernelInfo(Kernel, CL_KERNEL_FUNCTION_NAME, sizeof(KernelName) - 1, KernelName, nullptr),
+      CL_SUCCESS);
   EXPECT_STREQ(KernelName, "dg_read_counter");
   const auto Event = reinterpret_cast<cl_event>(N.Event);
   EXPECT_EQ(clInfo<cl_context>(clGetEventInfo, Event, CL_EVENT_CONTEXT), Context);
@@ -206,25 +206,25 @@ void checkLevelZero(const Natives &N, const std::string &DeviceName) {
   Allocation.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
   ze_device_handle_t Owner = nullptr;
   ASSERT_EQ(Ze.MemGetAllocProperties(reinterpret_cast<ze_context_handle_t>(N.Context),
-                                    reinterpret_cast<void *>(N.Mem), &Allocation, &Owner),
+                                     reinterpret_cast<void *>(N.Mem), &Allocation, &Owner),
             ZE_RESULT_SUCCESS);
   EXPECT_EQ(Allocation.type, ZE_MEMORY_TYPE_DEVICE);
   EXPECT_EQ(Owner, Device);
   uint32_t Kernels = 0;
-  ASSERT_EQ(Ze.ModuleGetKernelNames(reinterpret_cast<ze_module_handle_t>(N.Program), &Kernels,
-                                   nullptr),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      Ze.ModuleGetKernelNames(reinterpret_cast<ze_module_handle_t>(N.Program), &Kernels, nullptr),
+      ZE_RESULT_SUCCESS);
   EXPECT_GE(Kernels, 1U);
   ze_kernel_properties_t KernelProperties{};
   KernelProperties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
-  ASSERT_EQ(Ze.KernelGetProperties(reinterpret_cast<ze_kernel_handle_t>(N.Kernel),
-                                  &KernelProperties),
-            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(
+      Ze.KernelGetProperties(reinterpret_cast<ze_kernel_handle_t>(N.Kernel), &KernelProperties),
+      ZE_RESULT_SUCCESS);
   EXPECT_EQ(KernelProperties.numKernelArgs, 1U);
   EXPECT_EQ(Ze.EventQueryStatus(reinterpret_cast<ze_event_handle_t>(N.Event)), ZE_RESULT_SUCCESS);
   // The queue is an immediate command list: a barrier appended to it is taken.
-  EXPECT_EQ(Ze.CommandListAppendBarrier(reinterpret_cast<ze_command_list_handle_t>(N.Queue), nullptr,
-                                       0, nullptr),
+  EXPECT_EQ(Ze.CommandListAppendBarrier(reinterpret_cast<ze_command_list_handle_t>(N.Queue),
+                                        nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
 }
 #endif
@@ -259,16 +259,15 @@ void checkCuda(const Natives &N, const std::string &DeviceName, bool Hip, int Or
     EXPECT_EQ(reinterpret_cast<ur_native_handle_t>(Owner), N.Context);
   ASSERT_EQ(cu().cuCtxSetCurrent(Owner), CUDA_SUCCESS);
   char Bytes[64] = {};
-  ASSERT_EQ(cu().cuMemcpyDtoH(Bytes, static_cast<CUdeviceptr>(N.Mem), sizeof(Bytes)),
-            CUDA_SUCCESS);
+  ASSERT_EQ(cu().cuMemcpyDtoH(Bytes, static_cast<CUdeviceptr>(N.Mem), sizeof(Bytes)), CUDA_SUCCESS);
   EXPECT_EQ(Bytes[0], 7);
   EXPECT_EQ(Bytes[63], 7);
   EXPECT_EQ(cu().cuStreamSynchronize(reinterpret_cast<CUstream>(N.Queue)), CUDA_SUCCESS);
   EXPECT_EQ(cu().cuEventQuery(reinterpret_cast<CUevent>(N.Event)), CUDA_SUCCESS);
   CUfunction Function = nullptr;
-  ASSERT_EQ(cu().cuModuleGetFunction(&Function, reinterpret_cast<CUmodule>(N.Program),
-                                     "dg_read_counter"),
-            CUDA_SUCCESS);
+  ASSERT_EQ(
+      cu().cuModuleGetFunction(&Function, reinterpret_cast<CUmodule>(N.Program), "dg_read_counter"),
+      CUDA_SUCCESS);
   int Threads = 0;
   EXPECT_EQ(cu().cuFuncGetAttribute(&Threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                     reinterpret_cast<CUfunction>(N.Kernel)),

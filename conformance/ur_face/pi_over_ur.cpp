@@ -151,12 +151,11 @@ pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE
   else
     LastMessage = "the Unified Runtime loader answered " + std::to_string(Result);
   dglink::setLastError(PI_SUCCESS, std::string());
-  LayerAnswered = LastMessage.empty() && validationLayerOn() &&
-                  (Result == UR_RESULT_ERROR_INVALID_NULL_HANDLE ||
-                   Result == UR_RESULT_ERROR_INVALID_NULL_POINTER ||
-                   Result == UR_RESULT_ERROR_INVALID_SIZE ||
-                   Result == UR_RESULT_ERROR_INVALID_ENUMERATION ||
-                   Result == UR_RESULT_ERROR_INVALID_VALUE);
+  LayerAnswered =
+      LastMessage.empty() && validationLayerOn() &&
+      (Result == UR_RESULT_ERROR_INVALID_NULL_HANDLE ||
+       Result == UR_RESULT_ERROR_INVALID_NULL_POINTER || Result == UR_RESULT_ERROR_INVALID_SIZE ||
+       Result == UR_RESULT_ERROR_INVALID_ENUMERATION || Result == UR_RESULT_ERROR_INVALID_VALUE);
   // The adapter names UR's arguments; the scenarios PI's.
   static const std::pair<const char *, const char *> Arguments[] = {
       {"'phContext'", "'RetContext'"},

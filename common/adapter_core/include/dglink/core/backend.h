@@ -76,7 +76,7 @@ public:
   // device address, ...), for a face's urXGetNativeHandle; false where the driver has
   // no one handle of it (the face answers UNSUPPORTED_FEATURE). The handle stays the
   // object's: valid while the object lives, never released by the caller.
-  virtual bool nativeHandle(uintptr_t &Handle) const;
+  virtual bool nativeHandle(uintptr_t &Out) const;
 };
 
 // For nativeHandle: a driver handle (a pointer or an integer) as the face's integer.

@@ -55,9 +55,7 @@ inline Driver &driver() { return streamBackend().driver(); }
 
 class StreamDevice final : public core::DeviceImpl {
 public:
-  bool nativeHandle(uintptr_t &Handle) const override {
-    return driver().nativeDevice(Ordinal, Handle);
-  }
+  bool nativeHandle(uintptr_t &Out) const override { return driver().nativeDevice(Ordinal, Out); }
   int Ordinal = 0;
   DeviceInfo Info;
 };
@@ -82,9 +80,7 @@ public:
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
 
-  bool nativeHandle(uintptr_t &Handle) const override {
-    return driver().nativeContext(Ordinal, Handle);
-  }
+  bool nativeHandle(uintptr_t &Out) const override { return driver().nativeContext(Ordinal, Out); }
   pi_result makeCurrent() const { return driver().makeCurrent(Ordinal); }
   // Events are recycled: creating one costs more than recording it.
   pi_result acquireEvent(Event &Out);
@@ -104,7 +100,7 @@ public:
   ~StreamEvent() override; // recycled: re-recording it later only moves its completion
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   StreamContext &Context;
   Event Handle;
@@ -126,7 +122,7 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   _pi_queue &Queue;
   StreamContext &Context;
@@ -145,7 +141,7 @@ public:
   StreamMem(StreamContext &TheContext, void *ThePointer)
       : Context(TheContext), Pointer(ThePointer) {}
   ~StreamMem() override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Pointer, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Pointer, Out); }
   StreamContext &Context;
   void *Pointer; // device memory
 };
@@ -161,8 +157,8 @@ public:
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   // The loaded module (CUmodule, hipModule_t) of an executable program.
-  bool nativeHandle(uintptr_t &Handle) const override {
-    return Loaded != nullptr && core::nativeHandleOf(Loaded, Handle);
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Loaded != nullptr && core::nativeHandleOf(Loaded, Out);
   }
 
   StreamContext &Context;
@@ -185,7 +181,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
-  bool nativeHandle(uintptr_t &Handle) const override { return core::nativeHandleOf(Handle, Handle); }
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   // Pointers to the values of every argument; each must be set.
   pi_result collect(std::vector<void *> &Params);
