@@ -171,9 +171,8 @@ void linkChain(benchmark::State &State, size_t K) {
     }
     pi_program Linked = nullptr;
     const Clock::time_point Begin = Clock::now();
-    const pi_result Result =
-        piProgramLink(S.Context, 1, &S.Device, "", static_cast<pi_uint32>(K), Inputs.data(),
-                      nullptr, nullptr, &Linked);
+    const pi_result Result = piProgramLink(S.Context, 1, &S.Device, "", static_cast<pi_uint32>(K),
+                                           Inputs.data(), nullptr, nullptr, &Linked);
     const Clock::time_point End = Clock::now();
     if (Result == PI_SUCCESS)
       check(write4(Linked, "c" + std::to_string(K - 1), 3), "write to the linked chain");
@@ -258,8 +257,7 @@ size_t scalingMax() {
 
 void add(const std::string &Name, int Iterations, void (*Run)(benchmark::State &, size_t),
          size_t Argument) {
-  benchmark::RegisterBenchmark(Name.c_str(),
-                               [=](benchmark::State &State) { Run(State, Argument); })
+  benchmark::RegisterBenchmark(Name.c_str(), [=](benchmark::State &State) { Run(State, Argument); })
       ->Iterations(Iterations)
       ->UseManualTime();
 }

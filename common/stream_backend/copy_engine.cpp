@@ -148,11 +148,10 @@ CopyTuning copyTuningFromEnvironment() {
   logger().debug("copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
                  "ring {} B / {} segments ({}); {} threads from {} B (pieces >= {} B, spin {} us, "
                  "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({})",
-                 T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline,
-                 T.SmallWriteFill, T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads,
-                 T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes,
-                 T.ReadChunkBytes, T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(),
-                 T.StagingLimitBytes, T.AsyncPool);
+                 T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
+                 T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ParallelBytes, T.PieceBytes,
+                 T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
+                 T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool);
   return T;
 }
 

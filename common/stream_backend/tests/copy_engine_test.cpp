@@ -63,12 +63,11 @@ TEST(HostCopyPool, SplitsEverySizeAndAlignment) {
   for (unsigned Threads : {1U, 3U, 8U}) {
     HostCopyPool Pool(Threads, 20);
     for (bool Streaming : {false, true})
-      for (size_t Count : {0U, 1U, 63U, 64U, 65U, 1000U, 4095U, 4097U, 65536U, 65599U, 300001U,
-                           (1U << 20) + 13U})
+      for (size_t Count :
+           {0U, 1U, 63U, 64U, 65U, 1000U, 4095U, 4097U, 65536U, 65599U, 300001U, (1U << 20) + 13U})
         for (size_t DstShift : {0, 1, 62})
-          checkCopy(Count, DstShift, 5, [&](void *D, const void *S, size_t N) {
-            Pool.copy(D, S, N, 1024, Streaming);
-          });
+          checkCopy(Count, DstShift, 5,
+                    [&](void *D, const void *S, size_t N) { Pool.copy(D, S, N, 1024, Streaming); });
   }
 }
 
@@ -165,8 +164,9 @@ protected:
 };
 
 TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
-  const size_t Sizes[] = {1, 2, 3, 4, 5, 63, 64, 1000, 4095, 4096, 4097, 65535, 65536, 65537,
-                          200003, (1 << 20) + 13, 4 << 20};
+  const size_t Sizes[] = {1,      2,    3,    4,     5,     63,    64,     1000,
+                          4095,   4096, 4097, 65535, 65536, 65537, 200003, (1 << 20) + 13,
+                          4 << 20};
   for (const CopyTuning &Tuning : tunings()) {
     HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
     CopyEngine Copies(Pool, Tuning);
@@ -288,7 +288,8 @@ TEST_F(Engine, ReleaseAfterManyCopiesInFlight) {
   Copies.reset();
   Driver.destroyStream(S);
   for (int I = 0; I < 50; ++I)
-    ASSERT_EQ(std::memcmp(static_cast<char *>(Device) + I * 40000, Source.data(), Source.size()), 0);
+    ASSERT_EQ(std::memcmp(static_cast<char *>(Device) + I * 40000, Source.data(), Source.size()),
+              0);
   Pool.stop();
 }
 
@@ -327,9 +328,9 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   EXPECT_EQ(Set.NonTemporal, Defaults.NonTemporal);
   EXPECT_FALSE(Set.ReadNonTemporal);
   EXPECT_EQ(Set.WriteChunkBytes, Defaults.WriteChunkBytes);
-  for (const char *Knob : {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",
-                           "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL",
-                           "DGLINK_COPY_WRITE_CHUNK_BYTES"})
+  for (const char *Knob :
+       {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",
+        "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL", "DGLINK_COPY_WRITE_CHUNK_BYTES"})
     unsetenv(Knob);
 }
 

@@ -262,8 +262,8 @@ pi_result FakeDriver::codeForLoad(CodeKind, const std::vector<char> &, const Dev
                                   std::vector<char> &, std::string &) {
   return PI_ERROR_INVALID_BINARY;
 }
-pi_result FakeDriver::link(const std::vector<LinkSource> &, const DeviceInfo &,
-                           std::vector<char> &, CodeKind &, std::string &) {
+pi_result FakeDriver::link(const std::vector<LinkSource> &, const DeviceInfo &, std::vector<char> &,
+                           CodeKind &, std::string &) {
   return PI_ERROR_LINKER_NOT_AVAILABLE;
 }
 

@@ -51,8 +51,7 @@ public:
   pi_result copyToDevice(void *Dst, const void *Src, size_t Size, Stream S) override;
   pi_result copyToHost(void *Dst, const void *Src, size_t Size, Stream S) override;
   pi_result copyToDeviceNow(void *Dst, const void *Src, size_t Size) override;
-  pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,
-                 Stream S) override;
+  pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count, Stream S) override;
 
   pi_result loadModule(Module &, const void *, std::string &) override;
   void unloadModule(Module) override {}
@@ -62,8 +61,7 @@ public:
   int maxThreadsPerBlock(FunctionHandle) override { return 1; }
   bool parameterSizes(FunctionHandle, std::vector<size_t> &) override { return false; }
   size_t maxParameterBytes() const override { return 0; }
-  pi_result launch(FunctionHandle, const unsigned[3], const unsigned[3], Stream,
-                   void **) override;
+  pi_result launch(FunctionHandle, const unsigned[3], const unsigned[3], Stream, void **) override;
   const char *target() const override { return "fake"; }
   const char *codeDescription() const override { return "none"; }
   bool detectCode(const void *, size_t, CodeKind &) override { return false; }

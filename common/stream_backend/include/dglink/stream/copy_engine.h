@@ -23,15 +23,15 @@ struct CopyTuning {
   size_t SmallBytes = size_t{64} * 1024;    // DGLINK_COPY_STAGING_BYTES: one staged copy up to this
   size_t ChunkBytes = size_t{256} * 1024;   // DGLINK_COPY_CHUNK_BYTES: largest one-thread chunk
   size_t MinChunkBytes = size_t{64} * 1024; // DGLINK_COPY_MIN_CHUNK_BYTES: smallest one
-  unsigned Slots = 2;                       // DGLINK_COPY_STAGING_SLOTS: one-thread chunks in flight
-  bool Pipeline = true;                     // DGLINK_COPY_PIPELINE=0: large pageable copies go
-                                            // straight to the driver
-  bool SmallWriteFill = true;               // DGLINK_COPY_SMALL_WRITE_FILL=0: 1/2/4-byte writes
-                                            // staged like the others instead of filled
-  bool AsyncRing = true;                    // DGLINK_COPY_ASYNC_RING=0: non-blocking writes from
-                                            // pageable memory handed to the driver directly
-  size_t RingBytes = size_t{512} * 1024;    // DGLINK_COPY_RING_BYTES
-  unsigned RingSegments = 8;                // DGLINK_COPY_RING_SEGMENTS
+  unsigned Slots = 2;                    // DGLINK_COPY_STAGING_SLOTS: one-thread chunks in flight
+  bool Pipeline = true;                  // DGLINK_COPY_PIPELINE=0: large pageable copies go
+                                         // straight to the driver
+  bool SmallWriteFill = true;            // DGLINK_COPY_SMALL_WRITE_FILL=0: 1/2/4-byte writes
+                                         // staged like the others instead of filled
+  bool AsyncRing = true;                 // DGLINK_COPY_ASYNC_RING=0: non-blocking writes from
+                                         // pageable memory handed to the driver directly
+  size_t RingBytes = size_t{512} * 1024; // DGLINK_COPY_RING_BYTES
+  unsigned RingSegments = 8;             // DGLINK_COPY_RING_SEGMENTS
   // The host threads (HostCopyPool).
   unsigned Threads = 8;                        // DGLINK_COPY_THREADS: per copy, the caller's
                                                // included (1: no worker threads); default

@@ -56,8 +56,8 @@ private:
     size_t Piece = 0;  // bytes per piece, the last one shorter
     size_t Pieces = 0; // how many
     bool NonTemporal = false;
-    std::atomic<size_t> Next{0};     // the next piece to claim
-    std::atomic<unsigned> Users{0};  // workers inside the job
+    std::atomic<size_t> Next{0};    // the next piece to claim
+    std::atomic<unsigned> Users{0}; // workers inside the job
   };
   static void runPieces(Job &J);
   void startWorkers(); // with Mutex held
@@ -67,9 +67,9 @@ private:
   const unsigned SpinMicroseconds;
   std::mutex Mutex;
   std::condition_variable Wake;
-  std::vector<Job *> Jobs;                // jobs with pieces left to claim
-  std::atomic<uint64_t> Generation{0};    // bumped when a job is posted or at stop
-  unsigned Sleepers = 0;                  // workers waiting on Wake
+  std::vector<Job *> Jobs;             // jobs with pieces left to claim
+  std::atomic<uint64_t> Generation{0}; // bumped when a job is posted or at stop
+  unsigned Sleepers = 0;               // workers waiting on Wake
   bool Stopping = false;
   std::vector<std::thread> Workers;
 };

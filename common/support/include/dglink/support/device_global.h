@@ -8,10 +8,10 @@
 #include <dglink/support/image.h>
 
 #include <atomic>
-#include <memory>
-#include <mutex>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
