@@ -73,6 +73,8 @@ const char *nonTemporalKind() {
 }
 
 void copyNonTemporal(void *Dst, const void *Src, size_t Count) {
+  if (Count == 0) // memcpy's pointers must be valid even for 0 bytes
+    return;
   auto *To = static_cast<char *>(Dst);
   const auto *From = static_cast<const char *>(Src);
 #if DGLINK_HAVE_STREAMING_STORES
@@ -135,6 +137,8 @@ void HostCopyPool::runPieces(Job &J) {
 
 void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
                         bool NonTemporal) {
+  if (Count == 0)
+    return;
   MinPiece = std::max(MinPiece, Line);
   const size_t Wanted = std::min<size_t>(Threads, std::max<size_t>(1, Count / MinPiece));
   if (Wanted <= 1) {
