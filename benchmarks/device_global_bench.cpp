@@ -447,7 +447,8 @@ int main(int argc, char **argv) {
     if (std::strncmp(*Entry, "DGLINK_COPY_", 12) == 0) {
       const char *Equals = std::strchr(*Entry, '=');
       if (Equals != nullptr)
-        benchmark::AddCustomContext(std::string(*Entry, Equals), Equals + 1);
+        benchmark::AddCustomContext(std::string(*Entry, static_cast<size_t>(Equals - *Entry)),
+                                    Equals + 1);
     }
   for (size_t Size : Sizes)
     registerBlocking(Size);
