@@ -41,9 +41,10 @@ void checkCopy(size_t Count, size_t DstShift, size_t SrcShift, CopyFunction &&Co
   Copy(Target.data() + Guard + DstShift, Source.data() + SrcShift, Count);
   for (size_t I = 0; I < Guard + DstShift; ++I)
     ASSERT_EQ(Target[I], 0xA5) << "wrote before the destination: " << Count << " bytes";
-  if (Count != 0) // memcmp's pointers must be valid even for 0 bytes
+  if (Count != 0) { // memcmp's pointers must be valid even for 0 bytes
     ASSERT_EQ(std::memcmp(Target.data() + Guard + DstShift, Source.data() + SrcShift, Count), 0)
         << Count << " bytes, destination +" << DstShift << ", source +" << SrcShift;
+  }
   for (size_t I = Guard + DstShift + Count; I < Target.size(); ++I)
     ASSERT_EQ(Target[I], 0xA5) << "wrote past the destination: " << Count << " bytes";
 }
