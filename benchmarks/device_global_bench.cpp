@@ -19,6 +19,7 @@
 #include <benchmark/benchmark.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,8 +48,8 @@ using dglink::bench::timeEachCall;
 using dglink::cuda::cu;
 
 constexpr const char *GlobalName = "bench_global";
-constexpr size_t GlobalSize = 1 << 20;
-constexpr size_t Sizes[] = {4, 64, 4096, 65536, GlobalSize};
+constexpr size_t GlobalSize = size_t{4} << 20;
+constexpr size_t Sizes[] = {4, 64, 4096, 65536, size_t{1} << 20, GlobalSize};
 constexpr int EnqueuesPerWait = 100;
 
 using WriteFunction = decltype(&piextEnqueueDeviceGlobalVariableWrite);
@@ -126,6 +127,16 @@ struct Image {
   _pi_device_binary_struct Binary{};
 };
 
+// Which adapter the dglink rows go through: DGLINK_BENCH_BACKEND=cuda (default) or hip
+// (HIP's NVIDIA build, libdglink_adapter_hip_nvidia), on the same device and PTX.
+std::string benchBackend() {
+  const char *Name = std::getenv("DGLINK_BENCH_BACKEND");
+  return Name != nullptr && *Name != '\0' ? Name : "cuda";
+}
+std::string adapterLibrary() {
+  return benchBackend() == "hip" ? "libdglink_adapter_hip_nvidia.so" : "libdglink_adapter_cuda.so";
+}
+
 pi_program buildProgram(const unsigned char *Bytes, size_t Size) {
   Image TheImage(Bytes, Size);
   pi_program Program = nullptr;
@@ -150,7 +161,8 @@ void findDirectEntryPoints() {
   S.DirectWrite = Table->piextEnqueueDeviceGlobalVariableWrite;
   S.DirectRead = Table->piextEnqueueDeviceGlobalVariableRead;
   S.DirectHow = "the queue's function table";
-  void *Library = dlopen("libdglink_adapter_cuda.so", RTLD_NOW | RTLD_NOLOAD);
+  const std::string Soname = adapterLibrary();
+  void *Library = dlopen(Soname.c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (Library == nullptr)
     return;
   void *Write = dlsym(Library, "piextEnqueueDeviceGlobalVariableWrite");
@@ -160,7 +172,7 @@ void findDirectEntryPoints() {
   std::memcpy(&WriteFromLibrary, &Write, sizeof(Write));
   std::memcpy(&ReadFromLibrary, &Read, sizeof(Read));
   if (WriteFromLibrary == S.DirectWrite && ReadFromLibrary == S.DirectRead)
-    S.DirectHow = "dlsym in libdglink_adapter_cuda.so (the instance the dispatch layer loaded)";
+    S.DirectHow = "dlsym in " + Soname + " (the instance the dispatch layer loaded)";
 }
 
 bool setUp() {
@@ -171,7 +183,7 @@ bool setUp() {
     check(piPlatformsGet(Count, Platforms.data(), nullptr), "piPlatformsGet");
   pi_platform Cuda = nullptr;
   for (pi_platform Platform : Platforms)
-    if (platformBackend(Platform) == "cuda")
+    if (platformBackend(Platform) == benchBackend())
       Cuda = Platform;
   if (Cuda == nullptr)
     return false;
@@ -272,7 +284,7 @@ int queueFinish() { return piQueueFinish(S.Queue); }
 
 void registerBlocking(size_t Size) {
   const std::string Bytes = std::to_string(Size);
-  const int Iterations = Size >= GlobalSize ? 500 : 2000;
+  const int Iterations = Size >= GlobalSize ? 200 : Size >= (size_t{1} << 20) ? 500 : 2000;
   unsigned char *Pageable = S.Pageable.data();
   add("Write/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
@@ -290,6 +302,12 @@ void registerBlocking(size_t Size) {
     timeEachCall(State, Size, [=] {
       const CUresult Result = cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream);
       return Result != CUDA_SUCCESS ? static_cast<int>(Result) : rawSync();
+    });
+  });
+  // The synchronous driver call: the fastest blocking raw write of small sizes.
+  add("Write/raw_sync/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return static_cast<int>(cu().cuMemcpyHtoD(S.RawGlobal, Pageable, Size));
     });
   });
   add("Write/raw_pinned/" + Bytes, Iterations, [=](benchmark::State &State) {
@@ -356,7 +374,7 @@ void registerBlocking(size_t Size) {
 
 void registerNonBlocking(size_t Size) {
   const std::string Bytes = std::to_string(Size);
-  const int Iterations = Size >= GlobalSize ? 10 : Size >= 65536 ? 50 : 200;
+  const int Iterations = Size >= (size_t{1} << 20) ? 10 : Size >= 65536 ? 50 : 200;
   unsigned char *Pageable = S.Pageable.data();
   add("WriteNonBlocking/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
     dglink::bench::timeEnqueues(
@@ -478,12 +496,15 @@ int main(int argc, char **argv) {
   benchmark::AddCustomContext("device", S.DeviceName);
   benchmark::AddCustomContext("cuda_driver_version", std::to_string(DriverVersion));
   benchmark::AddCustomContext("direct_call", S.DirectHow);
-  for (const char *Knob :
-       {"DGLINK_CUDA_STAGING_BYTES", "DGLINK_CUDA_CHUNK_BYTES", "DGLINK_CUDA_MIN_CHUNK_BYTES",
-        "DGLINK_CUDA_STAGING_SLOTS", "DGLINK_CUDA_PIPELINE", "DGLINK_CUDA_SMALL_WRITE_MEMSET",
-        "DGLINK_CUDA_ASYNC_RING", "DGLINK_CUDA_RING_BYTES", "DGLINK_CUDA_RING_SEGMENTS"})
-    if (const char *Value = std::getenv(Knob))
-      benchmark::AddCustomContext(Knob, Value);
+  benchmark::AddCustomContext("backend", benchBackend());
+  // Every copy-engine knob set for this run (docs/stream-backend.md).
+  for (char **Entry = environ; *Entry != nullptr; ++Entry)
+    if (std::strncmp(*Entry, "DGLINK_COPY_", 12) == 0) {
+      const char *Equals = std::strchr(*Entry, '=');
+      if (Equals != nullptr)
+        benchmark::AddCustomContext(std::string(*Entry, static_cast<size_t>(Equals - *Entry)),
+                                    Equals + 1);
+    }
   for (size_t Size : Sizes)
     registerBlocking(Size);
   for (size_t Size : Sizes)

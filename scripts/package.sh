@@ -36,11 +36,12 @@ for t in "$build"/bin/*; do
   case "$name" in
   dglink) ;;
   dglink_bench* | *benchmark*) cp -a "$t" "$out/bin/" ;;
-  # The test programs that talk to the host's devices. The others (dispatch, shim,
+  # The test programs that talk to the host's devices (and the copy engine's, whose threads
+  # want the host's cores). The others (dispatch, shim,
   # Level Zero test driver) load files from the build tree and touch no device: CI
   # runs them, a GPU host has nothing to add.
-  dglink_conformance | dglink_conformance_ur | dglink_cuda_tests | dglink_adapter_opencl_tests | dglink_support_tests | \
-    dglink_hip_nvidia_tests | dglink_runtime_tests)
+  dglink_conformance | dglink_conformance_ur | dglink_cuda_tests | dglink_adapter_opencl_tests | \
+    dglink_support_tests | dglink_hip_nvidia_tests | dglink_runtime_tests | dglink_copy_engine_tests)
     cp -a "$t" "$out/tests/" ;;
   esac
 done

@@ -126,9 +126,11 @@ public:
     DGLINK_HIP(MallocManaged, &Pointer, Size);
     return PI_SUCCESS;
   }
-  // HIP's table has no pointer query: every large copy is staged, which is correct
-  // for pinned memory too.
-  bool knowsHostPointer(const void *) override { return false; }
+  // Where the platform's library has no pointer query, every large copy is staged,
+  // which is correct for pinned memory too.
+  bool knowsHostPointer(const void *Host) override {
+    return hip().KnowsHostPointer != nullptr && hip().KnowsHostPointer(Host);
+  }
   pi_result copy(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
     DGLINK_HIP(MemcpyAsync, Dst, Src, Size, hipStream(S));
     return PI_SUCCESS;

@@ -75,6 +75,8 @@ struct AmdFunctions {
 };
 
 AmdFunctions Amd;
+// Optional: hipPointerGetAttributes (the table's KnowsHostPointer stays null without it).
+decltype(&::hipPointerGetAttributes) AmdPointerGetAttributes = nullptr;
 
 template <typename Function> bool resolve(void *Library, const char *Symbol, Function &Out) {
   void *Address = dlsym(Library, Symbol);
@@ -166,6 +168,17 @@ HipError hostMalloc(void **P, size_t Size) {
 HipError hostFree(void *P) { return err(Amd.hipHostFree(P)); }
 HipError mallocManaged(void **P, size_t Size) {
   return err(Amd.hipMallocManaged(P, Size, hipMemAttachGlobal));
+}
+// ROCm 5 fails for pageable memory; ROCm 6 succeeds with no device pointer (type
+// "unregistered"). Both keep devicePointer where 5.2's header has it; the struct is
+// padded in case a later one is larger.
+bool knowsHostPointer(const void *Host) {
+  union {
+    hipPointerAttribute_t Attributes;
+    unsigned char Room[256];
+  } Answer{};
+  return AmdPointerGetAttributes(&Answer.Attributes, Host) == hipSuccess &&
+         Answer.Attributes.devicePointer != nullptr;
 }
 HipError memcpyAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
   return err(Amd.hipMemcpyAsync(Dst, Src, Size, hipMemcpyDefault, stream(S)));
@@ -268,6 +281,8 @@ LoadState load() {
 #undef DGLINK_HIP_AMD_RESOLVE_TYPED
 #undef DGLINK_HIP_AMD_RESOLVE
   Amd = Functions; // written once, before any handle exists
+  if (!resolve(Library, "hipPointerGetAttributes", AmdPointerGetAttributes))
+    AmdPointerGetAttributes = nullptr;
   const hipError_t Init = Amd.hipInit(0);
   if (Init != hipSuccess) {
     State.Reason = std::string("hipInit failed: ") + errorName(Init) + " (" +
@@ -294,6 +309,8 @@ LoadState load() {
   Table.HostMalloc = hostMalloc;
   Table.HostFree = hostFree;
   Table.MallocManaged = mallocManaged;
+  if (AmdPointerGetAttributes != nullptr)
+    Table.KnowsHostPointer = knowsHostPointer;
   Table.MemcpyAsync = memcpyAsync;
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;

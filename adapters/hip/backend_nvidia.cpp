@@ -79,6 +79,13 @@ HipError mallocManaged(void **P, size_t Size) {
   *P = reinterpret_cast<void *>(Pointer);
   return err(R);
 }
+// hipPointerGetAttributes on this platform: the CUDA driver's memory-type query, which
+// fails for pageable memory.
+bool knowsHostPointer(const void *Host) {
+  unsigned int Type = 0;
+  return cu().cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(Host)) ==
+         CUDA_SUCCESS;
+}
 HipError memcpyAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
   return err(cu().cuMemcpyAsync(address(Dst), address(Src), Size, stream(S)));
 }
@@ -204,6 +211,7 @@ HipApi makeTable() {
   Table.HostMalloc = hostMalloc;
   Table.HostFree = hostFree;
   Table.MallocManaged = mallocManaged;
+  Table.KnowsHostPointer = knowsHostPointer;
   Table.MemcpyAsync = memcpyAsync;
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;

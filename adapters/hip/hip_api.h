@@ -78,6 +78,10 @@ struct HipApi {
   HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr;
   HipError (*HostFree)(void *Pointer) = nullptr;
   HipError (*MallocManaged)(void **Pointer, size_t Size) = nullptr;
+  // hipPointerGetAttributes: whether the driver knows Host (pinned, registered or
+  // managed memory), so that a copy from or to it needs no staging. Null where the
+  // library lacks it (then every large copy is staged, correct for any memory).
+  bool (*KnowsHostPointer)(const void *Host) = nullptr;
   // hipMemcpyAsync with hipMemcpyDefault: unified addressing tells the kinds apart.
   HipError (*MemcpyAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
   HipError (*MemcpyHtoD)(void *Dst, const void *Src, size_t Size) = nullptr;

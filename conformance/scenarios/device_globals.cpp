@@ -6,10 +6,12 @@
 // skips where it would launch its first kernel.
 #include "fixtures.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -382,6 +384,60 @@ TEST_P(DeviceGlobals, OneMebibyteArray) {
   ASSERT_NO_FATAL_FAILURE(launch(Program.get(), "dg_transform_big", BigCount));
   ASSERT_NO_FATAL_FAILURE(readInts(Program.get(), "dg_big", BigCount, Values));
   EXPECT_EVERY_ELEMENT(Values, bigTransformed) << "after dg_transform_big";
+}
+
+// ---- concurrency ----
+
+// Large copies from several threads on several queues at once (the copy engine's
+// threads and staging shared by all of them): each thread owns a quarter of dg_big,
+// writes it (blocking, or not blocking with an event it waits on) from a buffer it
+// scribbles over right after the call, and reads it back.
+TEST_P(DeviceGlobals, ConcurrentLargeCopiesOnSeveralQueues) {
+  constexpr size_t Queues = 4;
+  constexpr size_t Rounds = 6;
+  constexpr size_t Quarter = BigCount / Queues;
+  std::vector<QueueHandle> Extra(Queues);
+  for (QueueHandle &Q : Extra)
+    ASSERT_PI_SUCCESS(piQueueCreate(Context.get(), Device, 0, Q.out()));
+  std::vector<std::string> Failures(Queues);
+  std::vector<std::thread> Threads;
+  const pi_program On = Program.get();
+  for (size_t T = 0; T < Queues; ++T)
+    Threads.emplace_back([&, T] {
+      const pi_queue Q = Extra[T].get();
+      const size_t Offset = T * Quarter * sizeof(int32_t);
+      const size_t Bytes = Quarter * sizeof(int32_t);
+      for (size_t Round = 0; Round < Rounds && Failures[T].empty(); ++Round) {
+        std::vector<int32_t> Source(Quarter);
+        for (size_t I = 0; I < Quarter; ++I)
+          Source[I] = static_cast<int32_t>(I * 2654435761U + T * 97 + Round);
+        const std::vector<int32_t> Expected = Source;
+        const bool Blocking = Round % 2 == 0;
+        pi_event Done = nullptr;
+        pi_result Result = piextEnqueueDeviceGlobalVariableWrite(
+            Q, On, "dg_big", Blocking ? PI_TRUE : PI_FALSE, Bytes, Offset, Source.data(), 0,
+            nullptr, Blocking ? nullptr : &Done);
+        if (Result == PI_SUCCESS && Done != nullptr) {
+          Result = piEventsWait(1, &Done);
+          piEventRelease(Done);
+        }
+        std::fill(Source.begin(), Source.end(), -1); // PI lets the caller reuse it now
+        std::vector<int32_t> Back(Quarter, UnwrittenInt);
+        if (Result == PI_SUCCESS)
+          Result = piextEnqueueDeviceGlobalVariableRead(Q, On, "dg_big", PI_TRUE, Bytes, Offset,
+                                                       Back.data(), 0, nullptr, nullptr);
+        if (Result != PI_SUCCESS)
+          Failures[T] = "queue " + std::to_string(T) + " round " + std::to_string(Round) +
+                        ": result " + std::to_string(Result);
+        else if (Back != Expected)
+          Failures[T] = "queue " + std::to_string(T) + " round " + std::to_string(Round) +
+                        ": read back differs";
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (const std::string &Failure : Failures)
+    EXPECT_TRUE(Failure.empty()) << Failure;
 }
 
 // ---- partial copies ----

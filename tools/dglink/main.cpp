@@ -3,6 +3,7 @@
 // turns device code into a bundle, `inspect` shows a bundle (and what the runtime would
 // link from it) and `cache` looks after the runtime's persistent program cache.
 #include "bench.h"
+#include "plot.h"
 #include "cache.h"
 #include "compile.h"
 #include "conform.h"
@@ -60,6 +61,14 @@ int main(int Argc, char **Argv) {
       ->check(CLI::NonNegativeNumber);
   BenchCommand->add_option("--csv", Bench.Csv, "Also write the table as CSV to this file");
   BenchCommand->add_option("--json", Bench.Json, "Also write the table as JSON to this file");
+  std::string PlotOutput;
+  std::vector<std::string> PlotInputs;
+  BenchCommand->add_option("--plot", PlotOutput,
+                           "Measure nothing: draw latency against size (log-log, SVG) from "
+                           "dglink_bench_device_global's JSON (--from)");
+  BenchCommand->add_option("--from", PlotInputs,
+                           "With --plot: Google Benchmark JSON files (--benchmark_out), one per "
+                           "device or adapter");
 
   dglink::tools::CompileOptions Compile;
   CLI::App *CompileCommand = App.add_subcommand(
@@ -132,6 +141,13 @@ int main(int Argc, char **Argv) {
 
   if (LsCommand->parsed())
     return dglink::tools::runLs(Ls);
+  if (BenchCommand->parsed() && (!PlotOutput.empty() || !PlotInputs.empty())) {
+    if (PlotOutput.empty()) {
+      std::fprintf(stderr, "dglink bench: --from needs --plot FILE.svg\n");
+      return 2;
+    }
+    return dglink::tools::runPlot(PlotInputs, PlotOutput);
+  }
   if (BenchCommand->parsed()) {
 #if DGLINK_HAVE_BENCH
     return dglink::tools::runBench(Bench);

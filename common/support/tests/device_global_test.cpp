@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -73,6 +76,66 @@ TEST(CheckHostAccess, EachModeAndDirection) {
   EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::Write, false),
             PI_ERROR_INVALID_OPERATION);
   EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::None, false), PI_ERROR_INVALID_OPERATION);
+}
+
+using Cache = dglink::DeviceGlobalCache<int>;
+
+void add(Cache &Globals, const std::string &Name, const void *Device, int Address) {
+  auto Entry = std::make_unique<Cache::Entry>();
+  Entry->Name = Name;
+  Entry->Device = Device;
+  Entry->Address = Address;
+  std::lock_guard<std::mutex> Lock(Globals.insertMutex());
+  Globals.insert(std::move(Entry));
+}
+
+TEST(DeviceGlobalCache, FindsEveryEntryPerDeviceAfterGrowing) {
+  Cache Globals;
+  int DeviceA = 0;
+  int DeviceB = 0;
+  EXPECT_EQ(Globals.find("g0", &DeviceA), nullptr);
+  constexpr int Count = 20000;
+  for (int I = 0; I < Count; ++I) {
+    add(Globals, "g" + std::to_string(I), &DeviceA, I);
+    add(Globals, "g" + std::to_string(I), &DeviceB, -I);
+  }
+  EXPECT_EQ(Globals.size(), size_t{2 * Count});
+  for (int I = 0; I < Count; ++I) {
+    const std::string Name = "g" + std::to_string(I);
+    const Cache::Entry *A = Globals.find(Name.c_str(), &DeviceA);
+    const Cache::Entry *B = Globals.find(Name.c_str(), &DeviceB);
+    ASSERT_NE(A, nullptr) << Name;
+    ASSERT_NE(B, nullptr) << Name;
+    EXPECT_EQ(A->Address, I);
+    EXPECT_EQ(B->Address, -I);
+  }
+  EXPECT_EQ(Globals.find("g20000", &DeviceA), nullptr);
+  EXPECT_EQ(Globals.find("g1", nullptr), nullptr);
+  // Entries, names past the small-string buffer and tables: linear in the count.
+  EXPECT_GT(Globals.memoryBytes(), size_t{2 * Count} * sizeof(Cache::Entry));
+  EXPECT_LT(Globals.memoryBytes(), size_t{2 * Count} * (sizeof(Cache::Entry) + 8 * 8 + 64));
+}
+
+TEST(DeviceGlobalCache, ReadersRunWhileEntriesAreAdded) {
+  Cache Globals;
+  add(Globals, "first", nullptr, 1);
+  std::atomic<bool> Done{false};
+  std::atomic<int> Missing{0};
+  std::vector<std::thread> Readers;
+  for (int R = 0; R < 3; ++R)
+    Readers.emplace_back([&] {
+      while (!Done.load()) {
+        const Cache::Entry *First = Globals.find("first");
+        if (First == nullptr || First->Address != 1)
+          ++Missing;
+      }
+    });
+  for (int I = 0; I < 5000; ++I)
+    add(Globals, "v" + std::to_string(I), nullptr, I);
+  Done = true;
+  for (std::thread &T : Readers)
+    T.join();
+  EXPECT_EQ(Missing.load(), 0);
 }
 
 } // namespace

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using dglink::ze_test::readSpirvModule;
@@ -75,7 +76,11 @@ struct _ze_module_handle_t {
   std::vector<uint8_t> Il;
   std::string BuildFlags;
   std::vector<GlobalStorage> Storage; // one per defined (not imported) global
-  std::set<std::string> Unresolved;   // imports not yet linked
+  // Storage by HostAccessINTEL name and by export name: a real driver finds a global
+  // without a walk over all of them, and the scaling benchmarks measure dglink's cost.
+  std::unordered_map<std::string, size_t> ByHostAccessName;
+  std::unordered_map<std::string, size_t> ByExportName;
+  std::set<std::string> Unresolved; // imports not yet linked
   ~_ze_module_handle_t();
 };
 
@@ -734,6 +739,13 @@ ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handl
       std::memcpy(Bytes, Global.Initializer.data(), static_cast<size_t>(Global.Size));
     Module->Storage.push_back({&Global, Bytes});
   }
+  for (size_t I = 0; I < Module->Storage.size(); ++I) {
+    const SpirvGlobal &Global = *Module->Storage[I].Declaration;
+    if (Global.HasHostAccess)
+      Module->ByHostAccessName.emplace(Global.HostAccessName, I);
+    if (!Global.ExportName.empty())
+      Module->ByExportName.emplace(Global.ExportName, I);
+  }
   for (const std::string &Import : Module->Spirv.imports())
     Module->Unresolved.insert(Import);
   Log += "dglink test driver: module of " + std::to_string(Module->Spirv.Globals.size()) +
@@ -812,17 +824,10 @@ ze_result_t ZE_APICALL moduleGetGlobalPointer(ze_module_handle_t Module, const c
   if (Name == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   const GlobalStorage *Found = nullptr;
-  for (const GlobalStorage &Global : Module->Storage)
-    if (Global.Declaration->HasHostAccess && Global.Declaration->HostAccessName == Name) {
-      Found = &Global;
-      break;
-    }
-  if (Found == nullptr)
-    for (const GlobalStorage &Global : Module->Storage)
-      if (Global.Declaration->ExportName == Name) {
-        Found = &Global;
-        break;
-      }
+  if (auto It = Module->ByHostAccessName.find(Name); It != Module->ByHostAccessName.end())
+    Found = &Module->Storage[It->second];
+  else if (It = Module->ByExportName.find(Name); It != Module->ByExportName.end())
+    Found = &Module->Storage[It->second];
   if (Found == nullptr)
     return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
   if (Size != nullptr)

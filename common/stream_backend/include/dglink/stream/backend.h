@@ -31,13 +31,18 @@ struct Personality {
 class StreamBackend final : public core::Backend {
 public:
   StreamBackend(Personality ThePersonality, std::unique_ptr<Driver> TheDriver)
-      : Named(ThePersonality), Api(std::move(TheDriver)) {}
+      : Named(ThePersonality), Api(std::move(TheDriver)),
+        CopyThreads(copyTuning().Threads, copyTuning().SpinMicroseconds) {}
   const char *name() const override { return Named.Name; }
   const char *label() const override { return Named.Label; }
   void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override;
 
+  void tearDown() override { CopyThreads.stop(); }
+
   Driver &driver() { return *Api; }
+  // The host threads of every queue's large copies (started on the first one).
+  HostCopyPool &copyThreads() { return CopyThreads; }
 
   // Pinned host allocations of piextUSMHostAlloc, so that piextUSMFree knows which
   // free to call (every context of a device shares the primary context).
@@ -47,6 +52,7 @@ public:
 private:
   Personality Named;
   std::unique_ptr<Driver> Api;
+  HostCopyPool CopyThreads;
 };
 
 // The adapter's backend and driver.
@@ -109,7 +115,8 @@ public:
 class StreamQueue final : public core::QueueImpl {
 public:
   StreamQueue(_pi_queue &TheQueue, StreamContext &TheContext, Stream TheStream)
-      : Queue(TheQueue), Context(TheContext), Handle(TheStream) {}
+      : Queue(TheQueue), Context(TheContext), Handle(TheStream),
+        Copies(streamBackend().copyThreads()) {}
   ~StreamQueue() override;
   pi_result finish() override;
   pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,

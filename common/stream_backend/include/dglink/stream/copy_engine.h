@@ -1,15 +1,19 @@
 // The copy engine: a queue's host<->device copies through pinned staging memory, on
-// any driver of the stream shape. Blocking small copies bounce through one pinned
-// buffer (drivers copy faster from pinned memory than from pageable), large pageable
-// copies are pipelined in chunks through alternating slots, non-blocking small writes
-// are captured in a pinned ring so the caller may reuse its source when the call
-// returns, and 1/2/4-byte writes travel in a fill's pattern.
+// any driver of the stream shape. 1/2/4-byte writes travel in a fill's pattern; small
+// blocking copies bounce through one pinned buffer; large copies from or to pageable
+// memory are split in chunks whose host side is copied by several threads of the
+// adapter's HostCopyPool (streaming stores into staging, so that the DMA engine reads
+// clean memory) while the driver moves the chunk before; non-blocking writes are
+// captured in pinned memory (a ring for small ones, a pool of blocks sized by use for
+// large ones) so that the caller may reuse its source when the call returns.
 #pragma once
 
 #include <dglink/pi.h>
 #include <dglink/stream/driver.h>
+#include <dglink/stream/host_copy.h>
 
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace dglink::stream {
@@ -17,26 +21,56 @@ namespace dglink::stream {
 // Knobs, read once from the environment (docs/stream-backend.md).
 struct CopyTuning {
   size_t SmallBytes = size_t{64} * 1024;    // DGLINK_COPY_STAGING_BYTES: one staged copy up to this
-  size_t ChunkBytes = size_t{256} * 1024;   // DGLINK_COPY_CHUNK_BYTES: largest pipeline chunk
-  size_t MinChunkBytes = size_t{64} * 1024; // DGLINK_COPY_MIN_CHUNK_BYTES: smallest pipeline chunk
-  unsigned Slots = 2;                       // DGLINK_COPY_STAGING_SLOTS: chunks in flight
-  bool Pipeline = true;                     // DGLINK_COPY_PIPELINE=0: large pageable copies go
-                                            // straight to the driver
-  bool SmallWriteFill = true;               // DGLINK_COPY_SMALL_WRITE_FILL=0: 1/2/4-byte writes
-                                            // staged like the others instead of filled
-  bool AsyncRing = true;                    // DGLINK_COPY_ASYNC_RING=0: non-blocking writes from
-                                            // pageable memory handed to the driver directly
-  size_t RingBytes = size_t{512} * 1024;    // DGLINK_COPY_RING_BYTES
-  unsigned RingSegments = 8;                // DGLINK_COPY_RING_SEGMENTS
+  size_t ChunkBytes = size_t{256} * 1024;   // DGLINK_COPY_CHUNK_BYTES: largest one-thread chunk
+  size_t MinChunkBytes = size_t{64} * 1024; // DGLINK_COPY_MIN_CHUNK_BYTES: smallest one
+  unsigned Slots = 2;                    // DGLINK_COPY_STAGING_SLOTS: one-thread chunks in flight
+  bool Pipeline = true;                  // DGLINK_COPY_PIPELINE=0: large pageable copies go
+                                         // straight to the driver
+  bool SmallWriteFill = true;            // DGLINK_COPY_SMALL_WRITE_FILL=0: 1/2/4-byte writes
+                                         // staged like the others instead of filled
+  bool AsyncRing = true;                 // DGLINK_COPY_ASYNC_RING=0: non-blocking writes from
+                                         // pageable memory handed to the driver directly
+  size_t RingBytes = size_t{512} * 1024; // DGLINK_COPY_RING_BYTES
+  unsigned RingSegments = 8;             // DGLINK_COPY_RING_SEGMENTS
+  // The host threads (HostCopyPool).
+  unsigned Threads = 8;                        // DGLINK_COPY_THREADS: per copy, the caller's
+                                               // included (1: no worker threads); default
+                                               // half the cores, at most 8
+  size_t ParallelBytes = size_t{64} * 1024;    // DGLINK_COPY_PARALLEL_BYTES: copies from this
+                                               // size on use the threads
+  size_t PieceBytes = size_t{16} * 1024;       // DGLINK_COPY_PIECE_BYTES: least bytes per thread
+  unsigned SpinMicroseconds = 100;             // DGLINK_COPY_SPIN_US: idle workers spin this long
+  size_t WriteChunkBytes = size_t{1} << 20;    // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
+                                               // move in chunks of this (the next one is
+                                               // copied while the driver moves this one)
+  size_t ReadChunkBytes = size_t{256} * 1024;  // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
+  bool NonTemporal = true;                     // DGLINK_COPY_NONTEMPORAL=0: plain stores into
+                                               // the staging memory of writes
+  bool ReadNonTemporal = true;                 // DGLINK_COPY_READ_NONTEMPORAL=0: plain stores
+                                               // into the caller's memory on threaded reads
+  size_t StagingLimitBytes = size_t{16} << 20; // DGLINK_COPY_POOL_BYTES: pinned staging a
+                                               // queue keeps for large copies; larger copies
+                                               // cycle through it
+  bool AsyncPool = true;                       // DGLINK_COPY_ASYNC_POOL=0: large non-blocking
+                                               // writes go to the driver directly
 };
+// The knobs as the environment sets them now (warnings name every value ignored).
+CopyTuning copyTuningFromEnvironment();
+// The knobs read once, for the process.
 const CopyTuning &copyTuning();
+
+// Parses a knob's text as an integer in [Min, Max]; false (Problem says why) where it
+// is not one.
+bool parseKnob(const char *Text, size_t Min, size_t Max, size_t &Value, std::string &Problem);
 
 // The value of a 1, 2 or 4-byte pattern as the driver's fill takes it.
 uint32_t patternValue(const void *Pattern, size_t Size);
 
 class CopyEngine {
 public:
-  CopyEngine() = default;
+  // Pool: the host threads of large copies, shared by every queue of the adapter.
+  explicit CopyEngine(HostCopyPool &ThePool, const CopyTuning &TheTuning = copyTuning())
+      : Pool(ThePool), Tuning(TheTuning) {}
   CopyEngine(const CopyEngine &) = delete;
   CopyEngine &operator=(const CopyEngine &) = delete;
 
@@ -63,31 +97,55 @@ private:
     char *Data = nullptr;
     size_t Size = 0;
   };
+  // A block of the pool of non-blocking writes: free again once Done completes.
+  struct AsyncBlock {
+    PinnedBuffer Memory;
+    Event Done = nullptr;
+    bool Pending = false;
+  };
+  // How a large blocking copy moves: Chunks chunks of Chunk bytes through Slots slots.
+  struct Plan {
+    size_t Chunk = 0;
+    size_t Chunks = 0;
+    size_t Slots = 0;
+  };
+  bool threaded(size_t Count) const;
+  Plan plan(size_t Count, bool IsWrite) const;
   static pi_result reserve(Driver &D, PinnedBuffer &Buffer, size_t Size);
   pi_result reserveSlotEvents(Driver &D, size_t Count);
+  // Host side of one chunk: the pool's threads where it is large enough.
+  void hostCopy(void *Dst, const void *Src, size_t Count, bool Streaming);
 
   pi_result writeStaged(Driver &D, Stream S, char *Dst, const void *Src, size_t Count, Event Done);
   pi_result writePipelined(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
                            Event Done);
   pi_result writeThroughRing(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
                              Event Done);
+  pi_result writeThroughPool(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
+                             Event Done);
   pi_result readStaged(Driver &D, Stream S, void *Dst, const char *Src, size_t Count, Event Done);
   pi_result readPipelined(Driver &D, Stream S, void *Dst, const char *Src, size_t Count,
                           Event Done);
 
-  // Blocking copies: one pinned buffer, also the pipeline's slots.
+  HostCopyPool &Pool;
+  const CopyTuning Tuning;
+
+  // Blocking copies: one pinned buffer, also the pipeline's slots; it grows to the
+  // largest copy seen, up to StagingLimitBytes.
   std::mutex BlockingMutex;
   PinnedBuffer BlockingBuffer;
   std::vector<Event> SlotEvents;
 
   // Non-blocking writes: a ring of segments; an event recorded when the ring leaves a
-  // segment tells when the segment may be overwritten.
+  // segment tells when the segment may be overwritten. Large ones: blocks.
   std::mutex RingMutex;
   PinnedBuffer Ring;
   std::vector<Event> SegmentEvents;
   std::vector<bool> SegmentPending;
   unsigned Segment = 0;
   size_t RingOffset = 0;
+  std::vector<AsyncBlock> Blocks;
+  size_t BlockBytes = 0; // the blocks' total
 };
 
 } // namespace dglink::stream

@@ -8,9 +8,13 @@
 #include <dglink/support/image.h>
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace dglink {
 
@@ -62,10 +66,13 @@ template <typename DeviceAddress> struct DeviceGlobalEntry {
   const DeviceGlobalEntry *Next = nullptr;
 };
 
-// Readers walk an append-only list without taking a lock (a warm access is a few
-// string compares); the first lookup of a name takes the mutex so that the driver is
-// asked once per program and name. The caller's name pointer is not trusted: a caller
-// may reuse a buffer for another name.
+// Readers probe an open-addressing hash table without taking a lock, so a warm access
+// costs one hash and one compare however many variables the program has; the first
+// lookup of a name takes the mutex so that the driver is asked once per program and
+// name. A table that fills up is replaced by one twice its size and kept until the
+// cache goes (readers may still be probing it): tables take at most twice what the
+// last one does. The caller's name pointer is not trusted: a caller may reuse a buffer
+// for another name.
 template <typename DeviceAddress> class DeviceGlobalCache {
 public:
   using Entry = DeviceGlobalEntry<DeviceAddress>;
@@ -74,7 +81,7 @@ public:
   DeviceGlobalCache(const DeviceGlobalCache &) = delete;
   DeviceGlobalCache &operator=(const DeviceGlobalCache &) = delete;
   ~DeviceGlobalCache() {
-    const Entry *Current = Head.load(std::memory_order_acquire);
+    const Entry *Current = Head;
     while (Current != nullptr) {
       const Entry *Next = Current->Next;
       delete Current;
@@ -83,25 +90,89 @@ public:
   }
 
   const Entry *find(const char *Name, const void *Device = nullptr) const {
-    for (const Entry *Current = Head.load(std::memory_order_acquire); Current != nullptr;
-         Current = Current->Next)
+    const Table *Slots = Published.load(std::memory_order_acquire);
+    if (Slots == nullptr)
+      return nullptr;
+    for (size_t I = hashOf(Name, Device) & Slots->Mask;; I = (I + 1) & Slots->Mask) {
+      const Entry *Current = Slots->Slots[I].load(std::memory_order_acquire);
+      if (Current == nullptr)
+        return nullptr;
       if (Current->Device == Device && Current->Name == Name)
         return Current;
-    return nullptr;
+    }
   }
 
   // Publishes NewEntry; call with insertMutex() held.
   const Entry *insert(std::unique_ptr<Entry> NewEntry) {
-    NewEntry->Next = Head.load(std::memory_order_relaxed);
-    const Entry *Published = NewEntry.release();
-    Head.store(Published, std::memory_order_release);
-    return Published;
+    NewEntry->Next = Head;
+    const Entry *Added = NewEntry.release();
+    Head = Added;
+    ++Count;
+    Table *Slots = Tables.empty() ? nullptr : Tables.back().get();
+    if (Slots == nullptr || Count * 2 > Slots->Mask + 1) {
+      // Grow: a fresh table with every entry, published whole.
+      size_t Capacity = 16;
+      while (Capacity < Count * 4)
+        Capacity *= 2;
+      auto Grown = std::make_unique<Table>(Capacity);
+      for (const Entry *E = Head; E != nullptr; E = E->Next)
+        place(*Grown, E);
+      Tables.push_back(std::move(Grown));
+      Published.store(Tables.back().get(), std::memory_order_release);
+    } else {
+      place(*Slots, Added);
+    }
+    return Added;
+  }
+
+  // Entries cached.
+  size_t size() const { return Count; }
+  // Heap bytes the cache holds: entries, their strings, every table.
+  size_t memoryBytes() const {
+    size_t Bytes = 0;
+    auto OnHeap = [](const std::string &Text) {
+      const auto *Inside = reinterpret_cast<const char *>(&Text);
+      return Text.data() < Inside || Text.data() >= Inside + sizeof(Text);
+    };
+    for (const Entry *E = Head; E != nullptr; E = E->Next) {
+      Bytes += sizeof(Entry);
+      if (OnHeap(E->Name))
+        Bytes += E->Name.capacity() + 1;
+      if (OnHeap(E->Symbol))
+        Bytes += E->Symbol.capacity() + 1;
+    }
+    for (const auto &Slots : Tables)
+      Bytes += sizeof(Table) + (Slots->Mask + 1) * sizeof(std::atomic<const Entry *>);
+    return Bytes;
   }
 
   std::mutex &insertMutex() { return Mutex; }
 
 private:
-  std::atomic<const Entry *> Head{nullptr};
+  struct Table {
+    explicit Table(size_t Capacity)
+        : Mask(Capacity - 1), Slots(new std::atomic<const Entry *>[Capacity]) {
+      for (size_t I = 0; I < Capacity; ++I)
+        Slots[I].store(nullptr, std::memory_order_relaxed);
+    }
+    size_t Mask;
+    std::unique_ptr<std::atomic<const Entry *>[]> Slots;
+  };
+  static size_t hashOf(const char *Name, const void *Device) {
+    const size_t Hash = std::hash<std::string_view>{}(std::string_view(Name));
+    return Hash ^ (reinterpret_cast<uintptr_t>(Device) * 0x9E3779B97F4A7C15ULL >> 7);
+  }
+  static void place(Table &Slots, const Entry *E) {
+    size_t I = hashOf(E->Name.c_str(), E->Device) & Slots.Mask;
+    while (Slots.Slots[I].load(std::memory_order_relaxed) != nullptr)
+      I = (I + 1) & Slots.Mask;
+    Slots.Slots[I].store(E, std::memory_order_release);
+  }
+
+  std::atomic<const Table *> Published{nullptr};
+  std::vector<std::unique_ptr<Table>> Tables; // the last one is published
+  const Entry *Head = nullptr;                // every entry, for the destructor
+  size_t Count = 0;
   std::mutex Mutex;
 };
 

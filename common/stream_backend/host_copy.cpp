@@ -1,0 +1,245 @@
+// Streaming-store copies and the bounded pool of host threads that splits large copies.
+#include <dglink/stream/host_copy.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define DGLINK_HAVE_STREAMING_STORES 1
+#else
+#define DGLINK_HAVE_STREAMING_STORES 0
+#endif
+
+namespace dglink::stream {
+namespace {
+
+// Below this a streamed copy is not worth its fence.
+constexpr size_t StreamingMinimum = 256;
+constexpr size_t Line = 64;
+
+void relax() {
+#if DGLINK_HAVE_STREAMING_STORES
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+#if DGLINK_HAVE_STREAMING_STORES
+// Dst 64-byte aligned, Count a multiple of 128.
+__attribute__((target("avx"))) void streamAvx(char *Dst, const char *Src, size_t Count) {
+  for (size_t I = 0; I < Count; I += 128) {
+    const __m256i A = _mm256_loadu_si256(reinterpret_cast<const __m256i_u *>(Src + I));
+    const __m256i B = _mm256_loadu_si256(reinterpret_cast<const __m256i_u *>(Src + I + 32));
+    const __m256i C = _mm256_loadu_si256(reinterpret_cast<const __m256i_u *>(Src + I + 64));
+    const __m256i E = _mm256_loadu_si256(reinterpret_cast<const __m256i_u *>(Src + I + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I), A);
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 32), B);
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 64), C);
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(Dst + I + 96), E);
+  }
+}
+
+// Dst 64-byte aligned, Count a multiple of 128.
+void streamSse2(char *Dst, const char *Src, size_t Count) {
+  for (size_t I = 0; I < Count; I += 64) {
+    const __m128i A = _mm_loadu_si128(reinterpret_cast<const __m128i_u *>(Src + I));
+    const __m128i B = _mm_loadu_si128(reinterpret_cast<const __m128i_u *>(Src + I + 16));
+    const __m128i C = _mm_loadu_si128(reinterpret_cast<const __m128i_u *>(Src + I + 32));
+    const __m128i E = _mm_loadu_si128(reinterpret_cast<const __m128i_u *>(Src + I + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I), A);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 16), B);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 32), C);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(Dst + I + 48), E);
+  }
+}
+
+bool haveAvx() {
+  static const bool Avx = __builtin_cpu_supports("avx") != 0;
+  return Avx;
+}
+#endif
+
+} // namespace
+
+const char *nonTemporalKind() {
+#if DGLINK_HAVE_STREAMING_STORES
+  return haveAvx() ? "avx" : "sse2";
+#else
+  return "none";
+#endif
+}
+
+void copyNonTemporal(void *Dst, const void *Src, size_t Count) {
+  if (Count == 0) // memcpy's pointers must be valid even for 0 bytes
+    return;
+  auto *To = static_cast<char *>(Dst);
+  const auto *From = static_cast<const char *>(Src);
+#if DGLINK_HAVE_STREAMING_STORES
+  if (Count >= StreamingMinimum) {
+    // Plain stores up to the first whole line, streamed lines, plain stores after the
+    // last whole one: no line is written both ways.
+    const size_t Head = (Line - reinterpret_cast<uintptr_t>(To) % Line) % Line;
+    std::memcpy(To, From, Head);
+    To += Head;
+    From += Head;
+    Count -= Head;
+    const size_t Body = Count & ~size_t(127);
+    if (haveAvx())
+      streamAvx(To, From, Body);
+    else
+      streamSse2(To, From, Body);
+    _mm_sfence(); // the streamed lines reach memory before anyone is told the copy is done
+    To += Body;
+    From += Body;
+    Count -= Body;
+  }
+#endif
+  std::memcpy(To, From, Count);
+}
+
+HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
+    : Threads(std::max(TheThreads, 1U)), SpinMicroseconds(TheSpinMicroseconds) {}
+
+HostCopyPool::~HostCopyPool() { stop(); }
+
+unsigned HostCopyPool::runningWorkers() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return static_cast<unsigned>(Workers.size());
+}
+
+void HostCopyPool::runPieces(Job &J) {
+  for (;;) {
+    const size_t I = J.Next.fetch_add(1, std::memory_order_relaxed);
+    if (I >= J.Pieces)
+      return;
+    // Piece boundaries on destination lines, so that no line is shared by two threads.
+    const auto Base = reinterpret_cast<uintptr_t>(J.Dst);
+    auto Boundary = [&](size_t K) {
+      if (K == 0)
+        return size_t{0};
+      const size_t Raw = K * J.Piece;
+      const size_t Aligned = ((Base + Raw + Line - 1) & ~uintptr_t(Line - 1)) - Base;
+      return std::min(Aligned, J.Count);
+    };
+    const size_t Begin = Boundary(I);
+    const size_t End = I + 1 == J.Pieces ? J.Count : Boundary(I + 1);
+    if (End <= Begin)
+      continue;
+    if (J.NonTemporal)
+      copyNonTemporal(J.Dst + Begin, J.Src + Begin, End - Begin);
+    else
+      std::memcpy(J.Dst + Begin, J.Src + Begin, End - Begin);
+  }
+}
+
+void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
+                        bool NonTemporal) {
+  if (Count == 0)
+    return;
+  MinPiece = std::max(MinPiece, Line);
+  const size_t Wanted = std::min<size_t>(Threads, std::max<size_t>(1, Count / MinPiece));
+  if (Wanted <= 1) {
+    if (NonTemporal)
+      copyNonTemporal(Dst, Src, Count);
+    else
+      std::memcpy(Dst, Src, Count);
+    return;
+  }
+  Job J;
+  J.Dst = static_cast<char *>(Dst);
+  J.Src = static_cast<const char *>(Src);
+  J.Count = Count;
+  J.Piece = (((Count + Wanted - 1) / Wanted) + Line - 1) & ~(Line - 1);
+  J.Pieces = (Count + J.Piece - 1) / J.Piece;
+  J.NonTemporal = NonTemporal;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Workers.empty())
+      startWorkers();
+    Jobs.push_back(&J);
+    Generation.fetch_add(1, std::memory_order_release);
+    if (Sleepers != 0)
+      Wake.notify_all();
+  }
+  runPieces(J);
+  {
+    // No worker picks the job up from now on; those inside finish their pieces.
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Jobs.erase(std::find(Jobs.begin(), Jobs.end(), &J));
+  }
+  for (unsigned Spins = 0; J.Users.load(std::memory_order_acquire) != 0; ++Spins) {
+    if (Spins < 4096)
+      relax();
+    else
+      std::this_thread::yield();
+  }
+}
+
+void HostCopyPool::startWorkers() {
+  Stopping = false;
+  for (unsigned I = 1; I < Threads; ++I)
+    Workers.emplace_back([this] { work(); });
+}
+
+void HostCopyPool::stop() {
+  std::vector<std::thread> Joining;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Stopping = true;
+    Generation.fetch_add(1, std::memory_order_release);
+    Wake.notify_all();
+    Joining.swap(Workers);
+  }
+  for (std::thread &T : Joining)
+    T.join();
+}
+
+void HostCopyPool::work() {
+  using Clock = std::chrono::steady_clock;
+  for (;;) {
+    Job *Picked = nullptr;
+    uint64_t Seen = 0;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      for (Job *J : Jobs)
+        if (J->Next.load(std::memory_order_relaxed) < J->Pieces) {
+          Picked = J;
+          break;
+        }
+      if (Picked != nullptr)
+        Picked->Users.fetch_add(1, std::memory_order_relaxed);
+      else if (Stopping)
+        return;
+      Seen = Generation.load(std::memory_order_acquire);
+    }
+    if (Picked != nullptr) {
+      runPieces(*Picked);
+      // The last touch of the job: its owner may return once every user is out.
+      Picked->Users.fetch_sub(1, std::memory_order_release);
+      continue;
+    }
+    // Nothing to do: spin a little for the next job, then sleep.
+    const Clock::time_point Deadline = Clock::now() + std::chrono::microseconds(SpinMicroseconds);
+    bool Posted = false;
+    for (unsigned Spins = 0;; ++Spins) {
+      if (Generation.load(std::memory_order_acquire) != Seen) {
+        Posted = true;
+        break;
+      }
+      if (Spins % 64 == 0 && Clock::now() >= Deadline)
+        break;
+      relax();
+    }
+    if (Posted)
+      continue;
+    std::unique_lock<std::mutex> Lock(Mutex);
+    ++Sleepers;
+    Wake.wait(Lock, [&] { return Stopping || Generation.load(std::memory_order_relaxed) != Seen; });
+    --Sleepers;
+  }
+}
+
+} // namespace dglink::stream

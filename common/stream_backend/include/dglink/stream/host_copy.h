@@ -1,0 +1,77 @@
+// Host-side copies for the copy engine: a copy with non-temporal (streaming) stores,
+// which leaves clean memory behind for the DMA engine to read, and a bounded pool of
+// the adapter's own threads that splits one large copy among several cores. The
+// threads start on the first copy that needs them, spin briefly after each job (so
+// that back-to-back copies do not pay a wake-up), then sleep; stop() joins them.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dglink::stream {
+
+// Copies Count bytes from Src to Dst (not overlapping) with streaming stores where the
+// CPU has them (AVX, else SSE2; plain memcpy elsewhere and for the unaligned head and
+// tail), then fences them, so that every byte is in memory when it returns.
+void copyNonTemporal(void *Dst, const void *Src, size_t Count);
+
+// Which streaming stores copyNonTemporal uses here: "avx", "sse2" or "none".
+const char *nonTemporalKind();
+
+class HostCopyPool {
+public:
+  // Threads: how many threads one copy may use, the caller's included (1: the caller
+  // alone, no worker is ever started). SpinMicroseconds: how long an idle worker
+  // spins for the next job before it sleeps.
+  HostCopyPool(unsigned Threads, unsigned SpinMicroseconds);
+  ~HostCopyPool();
+  HostCopyPool(const HostCopyPool &) = delete;
+  HostCopyPool &operator=(const HostCopyPool &) = delete;
+
+  // Copies Count bytes from Src to Dst in pieces of at least MinPiece bytes, with up to
+  // threads() threads, the caller one of them; with streaming stores when NonTemporal.
+  // Returns when every byte is copied (and, when NonTemporal, in memory). Safe to call
+  // from many threads at once: each caller works on its own copy and shares the
+  // workers. A copy that fits one piece never touches the workers.
+  void copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal);
+
+  // Joins the workers (after the jobs they hold); the next large copy starts them
+  // again. Callers must not be inside copy() on other threads.
+  void stop();
+
+  unsigned threads() const { return Threads; }
+  // How many workers run now (0 until the first copy that needs them).
+  unsigned runningWorkers();
+
+private:
+  struct Job {
+    char *Dst = nullptr;
+    const char *Src = nullptr;
+    size_t Count = 0;
+    size_t Piece = 0;  // bytes per piece, the last one shorter
+    size_t Pieces = 0; // how many
+    bool NonTemporal = false;
+    std::atomic<size_t> Next{0};    // the next piece to claim
+    std::atomic<unsigned> Users{0}; // workers inside the job
+  };
+  static void runPieces(Job &J);
+  void startWorkers(); // with Mutex held
+  void work();
+
+  const unsigned Threads;
+  const unsigned SpinMicroseconds;
+  std::mutex Mutex;
+  std::condition_variable Wake;
+  std::vector<Job *> Jobs;             // jobs with pieces left to claim
+  std::atomic<uint64_t> Generation{0}; // bumped when a job is posted or at stop
+  unsigned Sleepers = 0;               // workers waiting on Wake
+  bool Stopping = false;
+  std::vector<std::thread> Workers;
+};
+
+} // namespace dglink::stream

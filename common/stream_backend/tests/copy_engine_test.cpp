@@ -1,0 +1,339 @@
+// The copy engine and its host threads on the CPU: every size and alignment, heads and
+// tails of streamed copies, many threads on many queues, teardown with copies in
+// flight, and the knobs' parsing; over a driver whose streams run late (fake_driver.h).
+#include "fake_driver.h"
+
+#include <dglink/stream/copy_engine.h>
+#include <dglink/stream/host_copy.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using dglink::stream::CopyEngine;
+using dglink::stream::CopyTuning;
+using dglink::stream::HostCopyPool;
+using dglink::stream::Stream;
+using dglink::stream::testing::FakeDriver;
+
+std::vector<unsigned char> pattern(size_t Size, unsigned Seed) {
+  std::vector<unsigned char> Bytes(Size);
+  std::mt19937 Random(Seed);
+  for (unsigned char &Byte : Bytes)
+    Byte = static_cast<unsigned char>(Random());
+  return Bytes;
+}
+
+// Copies Count bytes to Dst + DstShift from Src + SrcShift with Copy and checks every
+// byte, and that nothing around the destination changed.
+template <typename CopyFunction>
+void checkCopy(size_t Count, size_t DstShift, size_t SrcShift, CopyFunction &&Copy) {
+  constexpr size_t Guard = 80;
+  const std::vector<unsigned char> Source = pattern(Count + SrcShift, static_cast<unsigned>(Count));
+  std::vector<unsigned char> Target(Count + DstShift + 2 * Guard, 0xA5);
+  Copy(Target.data() + Guard + DstShift, Source.data() + SrcShift, Count);
+  for (size_t I = 0; I < Guard + DstShift; ++I)
+    ASSERT_EQ(Target[I], 0xA5) << "wrote before the destination: " << Count << " bytes";
+  if (Count != 0) { // memcmp's pointers must be valid even for 0 bytes
+    ASSERT_EQ(std::memcmp(Target.data() + Guard + DstShift, Source.data() + SrcShift, Count), 0)
+        << Count << " bytes, destination +" << DstShift << ", source +" << SrcShift;
+  }
+  for (size_t I = Guard + DstShift + Count; I < Target.size(); ++I)
+    ASSERT_EQ(Target[I], 0xA5) << "wrote past the destination: " << Count << " bytes";
+}
+
+TEST(CopyNonTemporal, EverySizeAndAlignment) {
+  for (size_t Count = 0; Count <= 700; ++Count)
+    for (size_t DstShift : {0, 1, 7, 16, 31, 33, 63})
+      checkCopy(Count, DstShift, (Count * 7) % 64,
+                [](void *D, const void *S, size_t N) { dglink::stream::copyNonTemporal(D, S, N); });
+  for (size_t Count : {4096U, 65535U, 65536U, 65537U, 1000003U})
+    for (size_t DstShift : {0, 5, 32})
+      checkCopy(Count, DstShift, 3,
+                [](void *D, const void *S, size_t N) { dglink::stream::copyNonTemporal(D, S, N); });
+  EXPECT_NE(std::string(dglink::stream::nonTemporalKind()), "");
+}
+
+TEST(HostCopyPool, SplitsEverySizeAndAlignment) {
+  for (unsigned Threads : {1U, 3U, 8U}) {
+    HostCopyPool Pool(Threads, 20);
+    for (bool Streaming : {false, true})
+      for (size_t Count :
+           {0U, 1U, 63U, 64U, 65U, 1000U, 4095U, 4097U, 65536U, 65599U, 300001U, (1U << 20) + 13U})
+        for (size_t DstShift : {0, 1, 62})
+          checkCopy(Count, DstShift, 5,
+                    [&](void *D, const void *S, size_t N) { Pool.copy(D, S, N, 1024, Streaming); });
+  }
+}
+
+TEST(HostCopyPool, StartsWorkersOnlyForLargeCopiesAndJoinsThem) {
+  HostCopyPool Pool(4, 10);
+  std::vector<char> Source(1 << 16, 'x'), Target(1 << 16);
+  Pool.copy(Target.data(), Source.data(), 4096, 16384, true); // one piece: the caller alone
+  EXPECT_EQ(Pool.runningWorkers(), 0U);
+  Pool.copy(Target.data(), Source.data(), Target.size(), 4096, true);
+  EXPECT_EQ(Pool.runningWorkers(), 3U);
+  Pool.stop();
+  EXPECT_EQ(Pool.runningWorkers(), 0U);
+  Target.assign(Target.size(), 0);
+  Pool.copy(Target.data(), Source.data(), Target.size(), 4096, false); // starts again
+  EXPECT_EQ(Pool.runningWorkers(), 3U);
+  EXPECT_EQ(Target, Source);
+  // Workers asleep (spin over) still take the next job.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  Target.assign(Target.size(), 0);
+  Pool.copy(Target.data(), Source.data(), Target.size(), 4096, true);
+  EXPECT_EQ(Target, Source);
+}
+
+TEST(HostCopyPool, ManyCallersShareTheWorkers) {
+  HostCopyPool Pool(4, 50);
+  std::vector<std::thread> Callers;
+  std::atomic<int> Wrong{0};
+  for (unsigned T = 0; T < 8; ++T)
+    Callers.emplace_back([&, T] {
+      const std::vector<unsigned char> Source = pattern(200000 + T * 977, T);
+      std::vector<unsigned char> Target(Source.size());
+      for (int Round = 0; Round < 30; ++Round) {
+        std::fill(Target.begin(), Target.end(), 0);
+        Pool.copy(Target.data(), Source.data(), Source.size(), 8192, Round % 2 == 0);
+        if (Target != Source)
+          ++Wrong;
+      }
+    });
+  for (std::thread &T : Callers)
+    T.join();
+  EXPECT_EQ(Wrong.load(), 0);
+}
+
+TEST(HostCopyPool, DestroyedWhileWorkersSpinOrSleep) {
+  for (unsigned Spin : {0U, 1000U}) {
+    auto Pool = std::make_unique<HostCopyPool>(6, Spin);
+    std::vector<char> Source(1 << 18, 'y'), Target(1 << 18);
+    Pool->copy(Target.data(), Source.data(), Target.size(), 4096, true);
+    Pool.reset(); // joins, whatever the workers are doing
+  }
+}
+
+// The tunings the engine tests run under: the defaults with threads, one thread, and
+// small chunks and limits that make every slot and block be reused.
+std::vector<CopyTuning> tunings() {
+  CopyTuning Threaded;
+  Threaded.Threads = 4;
+  Threaded.SpinMicroseconds = 20;
+  CopyTuning OneThread = Threaded;
+  OneThread.Threads = 1;
+  CopyTuning Tight = Threaded;
+  Tight.ParallelBytes = 4096;
+  Tight.PieceBytes = 1024;
+  Tight.WriteChunkBytes = 8192;
+  Tight.ReadChunkBytes = 4096;
+  Tight.StagingLimitBytes = 65536;
+  Tight.SmallBytes = 1024;
+  Tight.ChunkBytes = 8192;
+  Tight.MinChunkBytes = 4096;
+  Tight.RingBytes = 8192;
+  Tight.RingSegments = 2;
+  CopyTuning Plain = Tight;
+  Plain.NonTemporal = false;
+  Plain.ReadNonTemporal = false;
+  Plain.SmallWriteFill = false;
+  Plain.AsyncRing = false;
+  return {Threaded, OneThread, Tight, Plain};
+}
+
+class Engine : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(Driver.allocateDevice(Device, DeviceBytes), PI_SUCCESS);
+    std::memset(Device, 0, DeviceBytes);
+  }
+  void TearDown() override {
+    Driver.freeDevice(Device);
+    EXPECT_EQ(Driver.pinnedBytes(), 0U) << "pinned memory left behind";
+    EXPECT_EQ(Driver.liveEvents(), 0U) << "events left behind";
+  }
+  static constexpr size_t DeviceBytes = (size_t{5} << 20) + 4096;
+  FakeDriver Driver;
+  void *Device = nullptr;
+};
+
+TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
+  const size_t Sizes[] = {1,      2,    3,    4,     5,     63,    64,     1000,
+                          4095,   4096, 4097, 65535, 65536, 65537, 200003, (1 << 20) + 13,
+                          4 << 20};
+  for (const CopyTuning &Tuning : tunings()) {
+    HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+    CopyEngine Copies(Pool, Tuning);
+    Stream S = nullptr;
+    ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+    char *Base = static_cast<char *>(Device);
+    for (size_t Size : Sizes)
+      for (size_t Offset : {size_t{0}, size_t{4}, size_t{4093}}) {
+        const std::vector<unsigned char> Source = pattern(Size + 1, static_cast<unsigned>(Size));
+        std::vector<unsigned char> Copy(Source.begin() + 1, Source.end()); // odd address
+        ASSERT_EQ(Copies.write(Driver, S, Base + Offset, Copy.data(), Size, true, nullptr),
+                  PI_SUCCESS);
+        ASSERT_EQ(std::memcmp(Base + Offset, Copy.data(), Size), 0)
+            << "blocking write of " << Size << " at " << Offset << " not on the device on return";
+        std::vector<unsigned char> Back(Size + 3, 0);
+        ASSERT_EQ(Copies.read(Driver, S, Back.data() + 3, Base + Offset, Size, true, nullptr),
+                  PI_SUCCESS);
+        ASSERT_EQ(std::memcmp(Back.data() + 3, Copy.data(), Size), 0)
+            << "blocking read of " << Size << " at " << Offset;
+        // Not blocking: the source may change as soon as the call returns.
+        std::vector<unsigned char> Next = pattern(Size, static_cast<unsigned>(Size) + 7);
+        const std::vector<unsigned char> Expected = Next;
+        ASSERT_EQ(Copies.write(Driver, S, Base + Offset, Next.data(), Size, false, nullptr),
+                  PI_SUCCESS);
+        std::fill(Next.begin(), Next.end(), 0xEE);
+        ASSERT_EQ(Driver.synchronize(S), PI_SUCCESS);
+        ASSERT_EQ(std::memcmp(Base + Offset, Expected.data(), Size), 0)
+            << "non-blocking write of " << Size << " at " << Offset;
+      }
+    Copies.release(Driver);
+    Driver.destroyStream(S);
+  }
+}
+
+TEST_F(Engine, DoneEventCompletesAfterTheCopy) {
+  HostCopyPool Pool(4, 20);
+  CopyEngine Copies(Pool, tunings()[2]);
+  Stream S = nullptr;
+  ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+  dglink::stream::Event Done = nullptr;
+  ASSERT_EQ(Driver.createEvent(Done), PI_SUCCESS);
+  const std::vector<unsigned char> Source = pattern(300000, 3);
+  for (bool Blocking : {false, true}) {
+    std::memset(Device, 0, Source.size());
+    ASSERT_EQ(Copies.write(Driver, S, Device, Source.data(), Source.size(), Blocking, Done),
+              PI_SUCCESS);
+    ASSERT_EQ(Driver.synchronize(Done), PI_SUCCESS);
+    EXPECT_EQ(std::memcmp(Device, Source.data(), Source.size()), 0);
+  }
+  Driver.destroyEvent(Done);
+  ASSERT_EQ(Driver.synchronize(S), PI_SUCCESS);
+  Copies.release(Driver);
+  Driver.destroyStream(S);
+}
+
+TEST_F(Engine, ManyThreadsOnManyQueues) {
+  constexpr unsigned Queues = 4;
+  constexpr unsigned ThreadsPerQueue = 3;
+  constexpr size_t Region = 400000; // each thread owns one region of the device
+  for (const CopyTuning &Tuning : {tunings()[0], tunings()[2]}) {
+    HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+    std::vector<std::unique_ptr<CopyEngine>> Engines;
+    std::vector<Stream> Streams(Queues);
+    for (unsigned Q = 0; Q < Queues; ++Q) {
+      Engines.push_back(std::make_unique<CopyEngine>(Pool, Tuning));
+      ASSERT_EQ(Driver.createStream(Streams[Q]), PI_SUCCESS);
+    }
+    std::atomic<int> Wrong{0};
+    std::vector<std::thread> Threads;
+    for (unsigned Q = 0; Q < Queues; ++Q)
+      for (unsigned T = 0; T < ThreadsPerQueue; ++T)
+        Threads.emplace_back([&, Q, T] {
+          const unsigned Index = Q * ThreadsPerQueue + T;
+          char *Mine = static_cast<char *>(Device) + Index * Region;
+          for (unsigned Round = 0; Round < 6; ++Round) {
+            const size_t Size = Round % 3 == 0 ? Region : Round % 3 == 1 ? 70001 : 3000;
+            std::vector<unsigned char> Source = pattern(Size, Index * 100 + Round);
+            const std::vector<unsigned char> Expected = Source;
+            const bool Blocking = Round % 2 == 0;
+            if (Engines[Q]->write(Driver, Streams[Q], Mine, Source.data(), Size, Blocking,
+                                  nullptr) != PI_SUCCESS)
+              ++Wrong;
+            std::fill(Source.begin(), Source.end(), 0);
+            std::vector<unsigned char> Back(Size);
+            // In order on the queue: the read sees the write, blocking or not.
+            if (Engines[Q]->read(Driver, Streams[Q], Back.data(), Mine, Size, true, nullptr) !=
+                    PI_SUCCESS ||
+                Back != Expected)
+              ++Wrong;
+          }
+        });
+    for (std::thread &T : Threads)
+      T.join();
+    EXPECT_EQ(Wrong.load(), 0);
+    for (unsigned Q = 0; Q < Queues; ++Q) {
+      ASSERT_EQ(Driver.synchronize(Streams[Q]), PI_SUCCESS);
+      Engines[Q]->release(Driver);
+      Driver.destroyStream(Streams[Q]);
+    }
+  }
+}
+
+TEST_F(Engine, ReleaseAfterManyCopiesInFlight) {
+  HostCopyPool Pool(4, 20);
+  CopyTuning Tuning = tunings()[2];
+  auto Copies = std::make_unique<CopyEngine>(Pool, Tuning);
+  Stream S = nullptr;
+  ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+  std::vector<unsigned char> Source = pattern(40000, 9);
+  for (int I = 0; I < 50; ++I)
+    ASSERT_EQ(Copies->write(Driver, S, static_cast<char *>(Device) + I * 40000, Source.data(),
+                            Source.size(), false, nullptr),
+              PI_SUCCESS);
+  EXPECT_LE(Driver.pinnedBytes(), Tuning.StagingLimitBytes + Tuning.RingBytes + 65536)
+      << "the pool of non-blocking blocks outgrew its limit";
+  // What a queue does at release: drain the stream, then free.
+  ASSERT_EQ(Driver.synchronize(S), PI_SUCCESS);
+  Copies->release(Driver);
+  Copies.reset();
+  Driver.destroyStream(S);
+  for (int I = 0; I < 50; ++I)
+    ASSERT_EQ(std::memcmp(static_cast<char *>(Device) + I * 40000, Source.data(), Source.size()),
+              0);
+  Pool.stop();
+}
+
+TEST(CopyKnobs, BadValuesAreRejectedWithTheReason) {
+  size_t Value = 0;
+  std::string Problem;
+  EXPECT_TRUE(dglink::stream::parseKnob("12", 1, 64, Value, Problem));
+  EXPECT_EQ(Value, 12U);
+  EXPECT_TRUE(dglink::stream::parseKnob("0", 0, 10, Value, Problem));
+  EXPECT_EQ(Value, 0U);
+  for (const char *Bad : {"", "abc", "-1", "12x", " 3", "1e3", "0x10"}) {
+    Problem.clear();
+    EXPECT_FALSE(dglink::stream::parseKnob(Bad, 1, 64, Value, Problem)) << Bad;
+    EXPECT_FALSE(Problem.empty()) << Bad;
+  }
+  EXPECT_FALSE(dglink::stream::parseKnob("0", 1, 64, Value, Problem));
+  EXPECT_NE(Problem.find("1..64"), std::string::npos) << Problem;
+  EXPECT_FALSE(dglink::stream::parseKnob("65", 1, 64, Value, Problem));
+  EXPECT_FALSE(dglink::stream::parseKnob("99999999999999999999999", 1, 64, Value, Problem));
+}
+
+TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
+  const CopyTuning Defaults = dglink::stream::copyTuningFromEnvironment();
+  EXPECT_GE(Defaults.Threads, 1U);
+  EXPECT_LE(Defaults.Threads, 8U);
+  setenv("DGLINK_COPY_THREADS", "3", 1);
+  setenv("DGLINK_COPY_SPIN_US", "0", 1);
+  setenv("DGLINK_COPY_PARALLEL_BYTES", "lots", 1);
+  setenv("DGLINK_COPY_NONTEMPORAL", "maybe", 1);
+  setenv("DGLINK_COPY_READ_NONTEMPORAL", "off", 1);
+  setenv("DGLINK_COPY_WRITE_CHUNK_BYTES", "100", 1); // below 4 KiB
+  const CopyTuning Set = dglink::stream::copyTuningFromEnvironment();
+  EXPECT_EQ(Set.Threads, 3U);
+  EXPECT_EQ(Set.SpinMicroseconds, 0U);
+  EXPECT_EQ(Set.ParallelBytes, Defaults.ParallelBytes);
+  EXPECT_EQ(Set.NonTemporal, Defaults.NonTemporal);
+  EXPECT_FALSE(Set.ReadNonTemporal);
+  EXPECT_EQ(Set.WriteChunkBytes, Defaults.WriteChunkBytes);
+  for (const char *Knob :
+       {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",
+        "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL", "DGLINK_COPY_WRITE_CHUNK_BYTES"})
+    unsetenv(Knob);
+}
+
+} // namespace
