@@ -22,6 +22,7 @@ cp -a "$build/bin/dglink" "$out/bin/"
 # conformance tests with the runner and its list of known failures.
 cp -a "$build"/lib/libur_loader.so* "$build"/lib/libur_adapter_dglink_*.so "$out/lib/" 2>/dev/null || true
 [ -x "$build/bin/urinfo" ] && cp -a "$build/bin/urinfo" "$out/bin/"
+cp "$root/conformance/ur_face/validation_run.sh" "$out/tests/"
 cts=$build/_deps/unified-runtime-build/test/conformance
 if [ -d "$cts" ]; then
   mkdir -p "$out/tests/ur_cts"

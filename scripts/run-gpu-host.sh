@@ -63,6 +63,9 @@ if [ -n "$ur_adapters" ] && [ -x "$here/bin/urinfo" ]; then
     UR_ADAPTERS_FORCE_LOAD=$ur_adapters "$here/tests/dglink_conformance_ur" \
       --gtest_output="xml:$results/conformance_ur.xml" >"$results/conformance_ur.log" 2>&1 || status=1
     tail -5 "$results/conformance_ur.log"
+    echo "== conformance through the UR loader with its full validation layer"
+    UR_ADAPTERS_FORCE_LOAD=$ur_adapters sh "$here/tests/validation_run.sh" \
+      "$here/tests/dglink_conformance_ur" "$results/conformance_ur_validation.log" || status=1
   fi
   if [ -x "$here/tests/ur_cts/ur-cts.sh" ]; then
     for backend in opencl cuda hip hip_nvidia level_zero; do
