@@ -121,8 +121,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &P
     Arguments.insert(Arguments.end(), {"-x", "cl", "-cl-std=" + Options.OpenClStd});
   } else {
     // No RTTI: its type_info vtables would be imports no device image provides.
-    Arguments.insert(Arguments.end(),
-                     {"-x", "clcpp", "-cl-std=clc++1.0", "-Xclang", "-fno-rtti"});
+    Arguments.insert(Arguments.end(), {"-x", "clcpp", "-cl-std=clc++1.0", "-Xclang", "-fno-rtti"});
   }
   Arguments.insert(Arguments.end(), {std::string("--target=") + Family.ClangTriple, "-O2",
                                      "-Xclang", "-finclude-default-header", "-emit-llvm", "-c"});

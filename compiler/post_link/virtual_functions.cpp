@@ -336,15 +336,14 @@ llvm::Error checkVirtualCalls(const llvm::Module &M) {
           continue;
         if (Call->hasFnAttr(VirtualCallAttribute)) {
           const std::string Where =
-              Current == &Kernel ? std::string()
-                                 : fmt::format(" in function '{}' that it calls",
-                                               Current->getName().str());
+              Current == &Kernel
+                  ? std::string()
+                  : fmt::format(" in function '{}' that it calls", Current->getName().str());
           return makeError("kernel '{}' makes a virtual call{} (a call through a pointer to "
                            "'{}') but has no calls-indirectly attribute: mark it with "
                            "DGLINK_CALLS_INDIRECTLY(\"<set>,...\") naming the sets it calls "
                            "into (dglink/virtual_functions.h)",
-                           Kernel.getName().str(), Where,
-                           describeType(Call->getFunctionType()));
+                           Kernel.getName().str(), Where, describeType(Call->getFunctionType()));
         }
         if (const llvm::Function *Callee = Call->getCalledFunction();
             Callee != nullptr && !Callee->isDeclaration() && Seen.insert(Callee).second)
@@ -361,7 +360,8 @@ llvm::Expected<std::vector<SplitImage>> outlineVirtualFunctions(std::vector<Inpu
   for (const InputModule &Input : Inputs)
     for (const llvm::Function &F : *Input.Module)
       if (!F.isDeclaration() && F.hasFnAttribute(IndirectlyCallableAttribute)) {
-        const std::string Set = F.getFnAttribute(IndirectlyCallableAttribute).getValueAsString().str();
+        const std::string Set =
+            F.getFnAttribute(IndirectlyCallableAttribute).getValueAsString().str();
         const std::set<uint32_t> Aspects = reachedAspects(F);
         SetAspects[Set].insert(Aspects.begin(), Aspects.end());
       }
@@ -393,7 +393,8 @@ llvm::Expected<std::vector<SplitImage>> outlineVirtualFunctions(std::vector<Inpu
     if (Sets.empty())
       continue;
     for (const auto &[Set, Functions] : Sets) {
-      SplitImage Image = extractImage(M, Input.Name + " [virtual functions " + Set + "]", Functions);
+      SplitImage Image =
+          extractImage(M, Input.Name + " [virtual functions " + Set + "]", Functions);
       // Kernels that only construct objects stay in their images.
       Image.Kernels.clear();
       Image.VirtualFunctionSet = Set;
@@ -469,7 +470,8 @@ std::vector<BundlePropertySet> virtualFunctionPropertySets(const SplitImage &Ima
       std::string Joined;
       for (const std::string &Set : Used)
         Joined += (Joined.empty() ? "" : ",") + Set;
-      Functions.Properties.push_back(BundleProperty::string(UsesVirtualFunctionsSetProperty, Joined));
+      Functions.Properties.push_back(
+          BundleProperty::string(UsesVirtualFunctionsSetProperty, Joined));
     }
     if (!Union.empty())
       Requirements.Properties.push_back(BundleProperty::byteArray(AspectsProperty, encode(Union)));

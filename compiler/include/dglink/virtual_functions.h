@@ -21,7 +21,8 @@
 #define DGLINK_DEFAULT_SET "_ZTSv"
 
 // Set: a string literal without commas.
-#define DGLINK_INDIRECTLY_CALLABLE_IN(Set) __attribute__((annotate("dglink_indirectly_callable:" Set)))
+#define DGLINK_INDIRECTLY_CALLABLE_IN(Set)                                                         \
+  __attribute__((annotate("dglink_indirectly_callable:" Set)))
 #define DGLINK_INDIRECTLY_CALLABLE DGLINK_INDIRECTLY_CALLABLE_IN(DGLINK_DEFAULT_SET)
 
 // Sets: a string literal, the sets separated by commas.

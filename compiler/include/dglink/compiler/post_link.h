@@ -11,8 +11,8 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
