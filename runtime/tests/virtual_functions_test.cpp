@@ -164,9 +164,10 @@ TEST_P(RuntimeVirtualFunctions, Fp64ForcedOffLinksTheDummyAndRefusesTheFp64Calle
   testing::piCalls().reset();
   const Status Refused = Forced.createKernel(request("vf_use_fp64")).status();
   EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf_use_fp64' requires aspect fp64", Refused);
-  if (Fp64Here)
+  if (Fp64Here) {
     EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "fp64 (forced off by DGLINK_FORCE_ASPECTS_OFF)",
                   Refused);
+  }
   EXPECT_EQ(testing::piCalls().Creates.load(), 0);
   DGLINK_REQUIRE_KERNEL_EXECUTION();
   ASSERT_NO_FATAL_FAILURE(makeBuffers());
@@ -183,8 +184,9 @@ TEST_P(RuntimeVirtualFunctions, TwoSetsWhereOnlyOneMayRun) {
   DGLINK_REQUIRE_KERNEL_EXECUTION();
   ASSERT_NO_FATAL_FAILURE(makeBuffers());
   ASSERT_NO_FATAL_FAILURE(construct(*Rt, "vf2_construct"));
-  if (deviceHasFp64())
+  if (deviceHasFp64()) {
     ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf2_call_fp64", fp64SetValue));
+  }
   ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf2_call_regular", regularSetValue));
 }
 
@@ -242,8 +244,9 @@ TEST_P(RuntimeVirtualFunctions, PersistentCacheKeepsRealAndDummyBuildsApart) {
   if (AfterReal == 0)
     GTEST_SKIP() << "the device gives no program binary back, so nothing is stored";
   EXPECT_EQ(AfterReal, 1u);
-  if (deviceHasFp64())
+  if (deviceHasFp64()) {
     EXPECT_EQ(AfterDummy, 2u) << "the dummy build must not reuse the real build's entry";
+  }
 }
 
 } // namespace
