@@ -73,6 +73,7 @@ install(FILES
 # The header device code includes to declare device globals: dglink-post-link passes
 # its folder to clang, so it comes with the program, not with the development files.
 install(FILES ${CMAKE_SOURCE_DIR}/compiler/include/dglink/device_global.h
+              ${CMAKE_SOURCE_DIR}/compiler/include/dglink/virtual_functions.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dglink COMPONENT runtime)
 
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

@@ -2,15 +2,37 @@
 #include "link_plan.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <set>
 #include <sstream>
 #include <utility>
 
+namespace dglink::runtime {
+
+std::string aspectName(uint32_t Aspect) {
+  switch (Aspect) {
+  case 5:
+    return "fp16";
+  case 6:
+    return "fp64";
+  case 28:
+    return "atomic64";
+  default:
+    return std::to_string(Aspect);
+  }
+}
+
+} // namespace dglink::runtime
+
 namespace dglink::runtime::detail {
 
 namespace {
+
+constexpr uint32_t AspectFp16 = 5;
+constexpr uint32_t AspectFp64 = 6;
+constexpr uint32_t AspectAtomic64 = 28;
 
 std::vector<std::string> words(const std::string &Text) {
   std::istringstream Stream(Text);
@@ -64,6 +86,7 @@ const RegisteredImage *pick(const std::vector<const RegisteredImage *> &Candidat
         continue;
       for (const RegisteredImage *Image : Candidates)
         if (Image->Info.LinkFormat == Format && Image->Info.Lowered == Lowered &&
+            Image->Info.VirtualFunctionSet.empty() && // chosen by the set rules only
             (!InPreferred || Image->Info.Module == Preferred) &&
             std::find(Chosen.begin(), Chosen.end(), Image) == Chosen.end())
           return Image;
@@ -72,7 +95,58 @@ const RegisteredImage *pick(const std::vector<const RegisteredImage *> &Candidat
   return nullptr;
 }
 
+// The aspects of Required that Traits lacks.
+std::vector<uint32_t> lacking(const std::vector<uint32_t> &Required, const DeviceTraits &Traits) {
+  std::vector<uint32_t> Result;
+  for (uint32_t Aspect : Required)
+    if (Traits.Aspects.count(Aspect) == 0)
+      Result.push_back(Aspect);
+  return Result;
+}
+
+std::string describeLacking(const std::vector<uint32_t> &Aspects, const DeviceTraits &Traits) {
+  std::string Text;
+  for (uint32_t Aspect : Aspects)
+    Text +=
+        (Text.empty() ? "" : ", ") + aspectName(Aspect) +
+        (Traits.ForcedOff.count(Aspect) != 0 ? " (forced off by DGLINK_FORCE_ASPECTS_OFF)" : "");
+  return Text;
+}
+
 } // namespace
+
+const std::vector<uint32_t> &kernelAspects(const ImageInfo &Image, const std::string &Kernel) {
+  // Without per-kernel aspects (an image not from dglink's shim), the image's own.
+  static const std::vector<uint32_t> NoAspects;
+  const auto Own = Image.KernelAspects.find(Kernel);
+  if (Own != Image.KernelAspects.end())
+    return Own->second;
+  return Image.KernelAspects.empty() ? Image.Aspects : NoAspects;
+}
+
+bool kernelRunsOn(const ImageInfo &Image, const std::string &Kernel, const DeviceTraits &Traits) {
+  return lacking(kernelAspects(Image, Kernel), Traits).empty();
+}
+
+std::set<uint32_t> forcedOffAspects() {
+  std::set<uint32_t> Result;
+  const char *Value = std::getenv("DGLINK_FORCE_ASPECTS_OFF");
+  if (Value == nullptr)
+    return Result;
+  std::string Text(Value);
+  for (char &C : Text)
+    if (C == ',')
+      C = ' ';
+  for (const std::string &Name : words(Text)) {
+    if (Name == "fp16")
+      Result.insert(AspectFp16);
+    else if (Name == "fp64")
+      Result.insert(AspectFp64);
+    else if (Name == "atomic64")
+      Result.insert(AspectAtomic64);
+  }
+  return Result;
+}
 
 Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_device Device) {
   DeviceTraits Traits;
@@ -108,6 +182,32 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
       Result != PI_SUCCESS)
     return Status{Result,
                   "piDeviceGetInfo(PI_EXT_DEVICE_INFO_USM_MECHANISM) failed: " + lastError(Table)};
+  // Aspects: what the device says, less what the test hook turns off.
+  pi_bitfield Double = 0;
+  if (Table.piDeviceGetInfo(Device, PI_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof(Double), &Double,
+                            nullptr) == PI_SUCCESS &&
+      Double != 0)
+    Traits.Aspects.insert(AspectFp64);
+  std::string Extensions;
+  if (!queryString(Table, Device, PI_DEVICE_INFO_EXTENSIONS, "PI_DEVICE_INFO_EXTENSIONS",
+                   Extensions)
+           .ok())
+    Extensions.clear();
+  const std::vector<std::string> Names = words(Extensions);
+  auto has = [&Names](const char *Name) {
+    return std::find(Names.begin(), Names.end(), Name) != Names.end();
+  };
+  // CUDA and HIP devices (sm_60+, every AMD GPU HIP runs on) have both; their adapters
+  // list no OpenCL extensions.
+  const bool StreamBackend =
+      Traits.Backend.rfind("cuda", 0) == 0 || Traits.Backend.rfind("hip", 0) == 0;
+  if (StreamBackend || has("cl_khr_fp16"))
+    Traits.Aspects.insert(AspectFp16);
+  if (StreamBackend || has("cl_khr_int64_base_atomics"))
+    Traits.Aspects.insert(AspectAtomic64);
+  for (uint32_t Aspect : forcedOffAspects())
+    if (Traits.Aspects.erase(Aspect) != 0)
+      Traits.ForcedOff.insert(Aspect);
   return Traits;
 }
 
@@ -151,40 +251,124 @@ Expected<CollectedImages> collectImages(const RegistrySnapshot &Registry,
   Result.LinkFormat = Holder->LinkFormat;
   Result.Linkable = Holder->Linkable;
 
-  // Resolution: each unresolved import, in the order met, by the first registered image
-  // of the same format that exports it; that image's exports resolve what they can and
-  // its imports join the queue.
+  // A kernel that itself needs an aspect the device lacks (its own code, or a set it
+  // calls into) is refused before anything is built. Kernels that only construct
+  // objects do not need their vtables' aspects.
+  if (const std::vector<uint32_t> Missing = lacking(kernelAspects(Main->Info, Kernel), Traits);
+      !Missing.empty())
+    return Status{PI_ERROR_INVALID_OPERATION,
+                  "kernel '" + Kernel + "' requires aspect" + (Missing.size() == 1 ? " " : "s ") +
+                      describeLacking(Missing, Traits) + ", which device '" + Traits.Name +
+                      "' does not have; nothing was built"};
+
   Result.Images.push_back(Main);
-  std::set<std::string> Defined(Main->Info.Exports.begin(), Main->Info.Exports.end());
+  std::set<std::string> Defined;
   std::deque<std::pair<std::string, const RegisteredImage *>> Pending;
-  for (const std::string &Import : Main->Info.Imports)
-    Pending.emplace_back(Import, Main);
+  std::deque<std::pair<std::string, const RegisteredImage *>> PendingSets;
+  std::set<std::string> SetsSeen;
+  auto take = [&](const RegisteredImage *Image) {
+    if (Image != Main)
+      Result.Images.push_back(Image);
+    Defined.insert(Image->Info.Exports.begin(), Image->Info.Exports.end());
+    for (const std::string &Import : Image->Info.Imports)
+      Pending.emplace_back(Import, Image);
+    for (const std::string &Set : Image->Info.UsesVirtualFunctionSets)
+      PendingSets.emplace_back(Set, Image);
+  };
+  auto chosen = [&Result](const RegisteredImage *Image) {
+    return std::find(Result.Images.begin(), Result.Images.end(), Image) != Result.Images.end();
+  };
+  take(Main);
   std::map<std::string, std::vector<std::string>> Missing; // symbol -> importers
-  while (!Pending.empty()) {
-    auto [Symbol, Importer] = std::move(Pending.front());
-    Pending.pop_front();
-    if (Defined.count(Symbol) != 0)
-      continue;
-    auto MissingIt = Missing.find(Symbol);
-    if (MissingIt != Missing.end()) {
-      MissingIt->second.push_back(Importer->Info.Name);
-      continue;
+  std::string SetProblem;
+  while (!Pending.empty() || !PendingSets.empty()) {
+    // Virtual-function sets first (the seed's rules): every image that provides the set,
+    // the real one where the device has all its aspects, else its dummy twin; then the
+    // other kernel images that use the set and that the device can run, so that kernels
+    // constructing and calling one set's objects share one program.
+    while (!PendingSets.empty()) {
+      auto [Set, User] = std::move(PendingSets.front());
+      PendingSets.pop_front();
+      if (!SetsSeen.insert(Set).second)
+        continue;
+      const auto Providers = Registry.BySet.find(Set);
+      bool Provided = false;
+      if (Providers != Registry.BySet.end()) {
+        for (const RegisteredImage *Real : Providers->second) {
+          if (Real->Info.DummyImage || Real->Info.LinkFormat != Result.LinkFormat ||
+              Real->Info.Lowered != Main->Info.Lowered || chosen(Real))
+            continue;
+          Provided = true;
+          const std::vector<uint32_t> Lacks = lacking(Real->Info.Aspects, Traits);
+          if (Lacks.empty()) {
+            take(Real);
+            continue;
+          }
+          const RegisteredImage *Dummy = nullptr;
+          for (const RegisteredImage *Candidate : Providers->second)
+            if (Candidate->Info.DummyImage && Candidate->Info.Module == Real->Info.Module &&
+                Candidate->Info.LinkFormat == Real->Info.LinkFormat &&
+                Candidate->Info.Lowered == Real->Info.Lowered && !chosen(Candidate)) {
+              Dummy = Candidate;
+              break;
+            }
+          if (Dummy == nullptr) {
+            SetProblem += (SetProblem.empty() ? "" : "; ") + Real->Info.Name + " (set '" + Set +
+                          "') needs " + describeLacking(Lacks, Traits) +
+                          " and its module has no dummy image for the set";
+            continue;
+          }
+          take(Dummy);
+        }
+      }
+      if (!Provided) {
+        SetProblem += (SetProblem.empty() ? "" : "; ") + std::string("no registered ") +
+                      Result.LinkFormat + " image provides virtual-function set '" + Set +
+                      "' that " + User->Info.Name + " uses";
+        continue;
+      }
+      if (const auto Users = Registry.ByUsedSet.find(Set); Users != Registry.ByUsedSet.end())
+        for (const RegisteredImage *Other : Users->second)
+          if (Other->Info.LinkFormat == Result.LinkFormat &&
+              Other->Info.Lowered == Main->Info.Lowered && !chosen(Other) &&
+              lacking(Other->Info.Aspects, Traits).empty())
+            take(Other);
     }
-    auto Exporters = Registry.ByExport.find(Symbol);
-    const RegisteredImage *Found =
-        Exporters == Registry.ByExport.end()
-            ? nullptr
-            : pick(Exporters->second, Result.LinkFormat, Traits, Result.Images);
-    if (Found == nullptr) {
-      Missing[Symbol].push_back(Importer->Info.Name);
-      continue;
+    // Resolution: each unresolved import, in the order met, by the first registered image
+    // of the same format that exports it; that image's exports resolve what they can and
+    // its imports join the queue.
+    while (!Pending.empty()) {
+      auto [Symbol, Importer] = std::move(Pending.front());
+      Pending.pop_front();
+      if (Defined.count(Symbol) != 0)
+        continue;
+      auto MissingIt = Missing.find(Symbol);
+      if (MissingIt != Missing.end()) {
+        MissingIt->second.push_back(Importer->Info.Name);
+        continue;
+      }
+      auto Exporters = Registry.ByExport.find(Symbol);
+      const RegisteredImage *Found =
+          Exporters == Registry.ByExport.end()
+              ? nullptr
+              : pick(Exporters->second, Result.LinkFormat, Traits, Result.Images);
+      if (Found == nullptr) {
+        Missing[Symbol].push_back(Importer->Info.Name);
+        continue;
+      }
+      take(Found);
+      if (!PendingSets.empty())
+        break; // its sets before the next import
     }
-    Result.Images.push_back(Found);
-    Defined.insert(Found->Info.Exports.begin(), Found->Info.Exports.end());
-    for (const std::string &Import : Found->Info.Imports)
-      if (Defined.count(Import) == 0)
-        Pending.emplace_back(Import, Found);
   }
+  if (!SetProblem.empty())
+    return Status{PI_ERROR_LINK_PROGRAM_FAILURE, "kernel '" + Kernel + "' on device '" +
+                                                     Traits.Name + "' (" + Result.LinkFormat +
+                                                     "): nothing was built: " + SetProblem};
+  // Imports a set image resolves only after its set was collected may have been listed
+  // as missing before: drop those.
+  for (auto It = Missing.begin(); It != Missing.end();)
+    It = Defined.count(It->first) != 0 ? Missing.erase(It) : std::next(It);
   if (!Missing.empty()) {
     std::string List;
     for (const auto &[Symbol, Importers] : Missing)

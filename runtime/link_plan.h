@@ -5,6 +5,7 @@
 
 #include "registry.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,22 @@ struct DeviceTraits {
   bool TakesLoweredImages = false;
   // PI_EXT_DEVICE_INFO_USM_MECHANISM: where shared device globals can live.
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
+  // The aspects (sycl::aspect values) the device has, less those DGLINK_FORCE_ASPECTS_OFF
+  // turns off (ForcedOff: only those the device really has): fp64 from
+  // PI_DEVICE_INFO_DOUBLE_FP_CONFIG, fp16 and atomic64 from cl_khr_fp16 /
+  // cl_khr_int64_base_atomics in PI_DEVICE_INFO_EXTENSIONS, or a CUDA or HIP backend.
+  std::set<uint32_t> Aspects;
+  std::set<uint32_t> ForcedOff;
 };
+
+// DGLINK_FORCE_ASPECTS_OFF (comma-separated names: fp16, fp64, atomic64): the test hook
+// that makes the runtime treat every device as lacking those aspects.
+std::set<uint32_t> forcedOffAspects();
+
+// The aspects Kernel of Image requires, and whether a device with Traits has them all (a
+// program is cached only under the kernels that may run on its device).
+const std::vector<uint32_t> &kernelAspects(const ImageInfo &Image, const std::string &Kernel);
+bool kernelRunsOn(const ImageInfo &Image, const std::string &Kernel, const DeviceTraits &Traits);
 
 // Asks Device through Table; a failing query is an error naming the device.
 Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_device Device);

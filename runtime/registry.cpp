@@ -20,10 +20,62 @@ bool hasSet(const _pi_device_binary_struct &Binary, const char *Name) {
   return false;
 }
 
+// A list of uint32 aspect values (SYCL/device requirements "aspects", DGLINK/kernel
+// aspects); "" or what is wrong with it.
+std::string decodeAspects(const std::vector<uint8_t> &Bytes, std::vector<uint32_t> &Out) {
+  if (Bytes.size() % 4 != 0)
+    return "is " + std::to_string(Bytes.size()) + " bytes, not a list of uint32 aspects";
+  for (size_t I = 0; I < Bytes.size(); I += 4)
+    Out.push_back(uint32_t(Bytes[I]) | uint32_t(Bytes[I + 1]) << 8 | uint32_t(Bytes[I + 2]) << 16 |
+                  uint32_t(Bytes[I + 3]) << 24);
+  return "";
+}
+
+// The virtual-function sets and aspects of an image into Info; "" or what is wrong.
+std::string readVirtualFunctions(const ImageMetadata &Metadata, ImageInfo &Info) {
+  auto text = [](const std::vector<uint8_t> &Bytes) {
+    return std::string(Bytes.begin(), Bytes.end());
+  };
+  if (auto Set = Metadata.RawSets.find(PI_PROPERTY_SET_VIRTUAL_FUNCTIONS);
+      Set != Metadata.RawSets.end()) {
+    for (const auto &[Name, Value] : Set->second) {
+      if (Name == "virtual-functions-set") {
+        Info.VirtualFunctionSet = text(Value);
+        if (Info.VirtualFunctionSet.empty())
+          return "property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
+                 "', property 'virtual-functions-set' is empty";
+      } else if (Name == "dummy-image") {
+        Info.DummyImage = std::any_of(Value.begin(), Value.end(), [](uint8_t B) { return B != 0; });
+      } else if (Name == "uses-virtual-functions-set") {
+        const std::string Sets = text(Value);
+        size_t Start = 0;
+        while (Start <= Sets.size()) {
+          const size_t Comma = std::min(Sets.find(',', Start), Sets.size());
+          if (Comma > Start)
+            Info.UsesVirtualFunctionSets.push_back(Sets.substr(Start, Comma - Start));
+          Start = Comma + 1;
+        }
+      }
+    }
+    if (Info.DummyImage && Info.VirtualFunctionSet.empty())
+      return "property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
+             "' has 'dummy-image' without 'virtual-functions-set'";
+  }
+  if (auto Set = Metadata.RawSets.find("SYCL/device requirements"); Set != Metadata.RawSets.end())
+    if (auto Aspects = Set->second.find("aspects"); Aspects != Set->second.end())
+      if (std::string Problem = decodeAspects(Aspects->second, Info.Aspects); !Problem.empty())
+        return "property set 'SYCL/device requirements', property 'aspects' " + Problem;
+  if (auto Set = Metadata.RawSets.find("DGLINK/kernel aspects"); Set != Metadata.RawSets.end())
+    for (const auto &[Kernel, Value] : Set->second)
+      if (std::string Problem = decodeAspects(Value, Info.KernelAspects[Kernel]); !Problem.empty())
+        return "property set 'DGLINK/kernel aspects', property '" + Kernel + "' " + Problem;
+  return "";
+}
+
 // Indexes one validated image. ImageName is what the bundle calls it ("" if nothing).
 RegisteredImage indexImage(const _pi_device_binary_struct &Binary, ImageMetadata &&Metadata,
                            const std::string &ModuleName, size_t Index,
-                           const std::string &ImageName) {
+                           const std::string &ImageName, std::string &Problem) {
   RegisteredImage Image;
   Image.Binary = &Binary;
   ImageInfo &Info = Image.Info;
@@ -41,6 +93,7 @@ RegisteredImage indexImage(const _pi_device_binary_struct &Binary, ImageMetadata
   Info.Imports = std::move(Metadata.Imported);
   for (const auto &Global : Metadata.DeviceGlobals)
     Info.DeviceGlobals.push_back(Global.first);
+  Problem = readVirtualFunctions(Metadata, Info);
   Image.Globals = std::move(Metadata.DeviceGlobals);
   std::vector<std::string> Defined = Info.Entries;
   Defined.insert(Defined.end(), Info.Exports.begin(), Info.Exports.end());
@@ -136,6 +189,10 @@ void ImageRegistry::publish(std::vector<std::shared_ptr<const Module>> Modules) 
         Next->ByEntry[Entry].push_back(&Image);
       for (const std::string &Export : Image.Info.Exports)
         Next->ByExport[Export].push_back(&Image);
+      if (!Image.Info.VirtualFunctionSet.empty())
+        Next->BySet[Image.Info.VirtualFunctionSet].push_back(&Image);
+      for (const std::string &Set : Image.Info.UsesVirtualFunctionSets)
+        Next->ByUsedSet[Set].push_back(&Image);
     }
   // Readers wait only for this swap, not for the indexing above.
   std::shared_ptr<const RegistrySnapshot> Old;
@@ -143,7 +200,7 @@ void ImageRegistry::publish(std::vector<std::shared_ptr<const Module>> Modules) 
   Old = std::exchange(Current, std::move(Next));
 }
 
-std::shared_ptr<Module> moduleFromBundle(const Bundle &Input, const std::string &Name) {
+Expected<std::shared_ptr<Module>> moduleFromBundle(const Bundle &Input, const std::string &Name) {
   auto Result = std::make_shared<Module>();
   Result->Name = Name;
   Result->Owned = std::make_unique<DeviceBinaries>(Input);
@@ -151,8 +208,12 @@ std::shared_ptr<Module> moduleFromBundle(const Bundle &Input, const std::string 
     const _pi_device_binary_struct &Binary = Result->Owned->image(I);
     ImageMetadata Metadata;
     readImageMetadata(Binary, Metadata); // the bundle reader decoded these sets already
+    std::string Problem;
     Result->Images.push_back(
-        indexImage(Binary, std::move(Metadata), Name, I, Input.Images[I].Name));
+        indexImage(Binary, std::move(Metadata), Name, I, Input.Images[I].Name, Problem));
+    if (!Problem.empty())
+      return Status{PI_ERROR_INVALID_BINARY, Name + ": image " + std::to_string(I) + " ('" +
+                                                 Input.Images[I].Name + "'): " + Problem};
   }
   return Result;
 }
@@ -175,7 +236,9 @@ Expected<std::shared_ptr<Module>> moduleFromBinaries(pi_device_binaries Binaries
       Problem = lastErrorMessage();
     if (!Problem.empty())
       return Status{PI_ERROR_INVALID_BINARY, imageProblem(Name, I, Problem)};
-    Result->Images.push_back(indexImage(Binary, std::move(Metadata), Name, I, ""));
+    Result->Images.push_back(indexImage(Binary, std::move(Metadata), Name, I, "", Problem));
+    if (!Problem.empty())
+      return Status{PI_ERROR_INVALID_BINARY, imageProblem(Name, I, Problem)};
   }
   return Result;
 }

@@ -44,6 +44,10 @@ struct RegistrySnapshot {
   std::vector<std::shared_ptr<const Module>> Modules;
   std::unordered_map<std::string, std::vector<const RegisteredImage *>> ByEntry;
   std::unordered_map<std::string, std::vector<const RegisteredImage *>> ByExport;
+  // Virtual-function set -> the images that provide it (real and dummy), and the
+  // kernel images that use it.
+  std::unordered_map<std::string, std::vector<const RegisteredImage *>> BySet;
+  std::unordered_map<std::string, std::vector<const RegisteredImage *>> ByUsedSet;
   const Module *find(ModuleId Id) const;
 };
 
@@ -64,8 +68,9 @@ private:
   ModuleId NextId = 1;
 };
 
-// A module from a bundle the reader accepted (the module owns a copy of its bytes).
-std::shared_ptr<Module> moduleFromBundle(const Bundle &Input, const std::string &Name);
+// A module from a bundle the reader accepted (the module owns a copy of its bytes);
+// PI_ERROR_INVALID_BINARY for malformed virtual-function or aspect properties.
+Expected<std::shared_ptr<Module>> moduleFromBundle(const Bundle &Input, const std::string &Name);
 // A module over images in DPC++'s layout, borrowed; every image is validated first.
 Expected<std::shared_ptr<Module>> moduleFromBinaries(pi_device_binaries Binaries,
                                                      const std::string &Name);

@@ -160,8 +160,11 @@ struct Runtime::Impl {
     for (const detail::RegisteredImage *Image : Collected->Images) {
       Built->Globals.insert(Image->Globals.begin(), Image->Globals.end());
       Built->Images.push_back(Image->Info);
-      Built->Kernels.insert(Built->Kernels.end(), Image->Info.Entries.begin(),
-                            Image->Info.Entries.end());
+      // Kernels needing aspects the device lacks are not entered: a request for one must
+      // reach the collection, which refuses it.
+      for (const std::string &Entry : Image->Info.Entries)
+        if (detail::kernelRunsOn(Image->Info, Entry, DeviceTraits))
+          Built->Kernels.push_back(Entry);
       if (!Built->uses(Image->Info.Module))
         for (const auto &M : Snapshot.Modules)
           if (M->Id == Image->Info.Module)
@@ -495,7 +498,11 @@ Expected<ModuleId> Runtime::registerBundleFile(const std::string &Path) {
     Bundle Input;
     if (readBundleFile(Path, Input) != PI_SUCCESS)
       return Status{lastErrorCode(), lastErrorMessage()};
-    return Self->add(detail::moduleFromBundle(Input, baseName(Path)));
+    Expected<std::shared_ptr<detail::Module>> Made =
+        detail::moduleFromBundle(Input, baseName(Path));
+    if (!Made)
+      return Made.status();
+    return Self->add(std::move(*Made));
   });
 }
 
@@ -506,7 +513,10 @@ Expected<ModuleId> Runtime::registerBundle(const void *Data, size_t Size, const 
     Bundle Input;
     if (readBundle(static_cast<const uint8_t *>(Data), Size, Input) != PI_SUCCESS)
       return Status{lastErrorCode(), Name + ": " + lastErrorMessage()};
-    return Self->add(detail::moduleFromBundle(Input, Name));
+    Expected<std::shared_ptr<detail::Module>> Made = detail::moduleFromBundle(Input, Name);
+    if (!Made)
+      return Made.status();
+    return Self->add(std::move(*Made));
   });
 }
 
@@ -574,6 +584,8 @@ Expected<LinkPlan> Runtime::planLink(pi_device Device, const std::string &Kernel
     Plan.LinkFormat = Collected->LinkFormat;
     for (const detail::RegisteredImage *Image : Collected->Images)
       Plan.Images.push_back(Image->Info);
+    for (uint32_t Aspect : (*Traits)->ForcedOff)
+      Plan.ForcedOffAspects.push_back(aspectName(Aspect));
     return Plan;
   });
 }

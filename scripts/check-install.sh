@@ -48,8 +48,9 @@ expected_headers=(
   dglink/support/api.h
   dglink/support/image.h
   dglink/version.h
+  dglink/virtual_functions.h
 )
-c_headers=(dglink/device_global.h dglink/dispatch.h dglink/pi.h dglink/version.h)
+c_headers=(dglink/device_global.h dglink/dispatch.h dglink/pi.h dglink/version.h dglink/virtual_functions.h)
 
 soname_of() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 is_elf() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
@@ -241,8 +242,8 @@ grep -q "^dglink (= $version" <<<"$(dpkg-deb -f "$dev_deb" Depends)" ||
 files=$(dpkg-deb -c "$deb")
 dev_files=$(dpkg-deb -c "$dev_deb")
 grep -q "/libdglink_pi.so.$major -> " <<<"$files" || fail "dglink lacks libdglink_pi.so.$major"
-others=$(awk '$1 !~ /^d/ && /\/include\//' <<<"$files" | grep -v '/include/dglink/device_global.h$' || true)
-[ -z "$others" ] || fail "dglink holds headers other than dglink/device_global.h: $others"
+others=$(awk '$1 !~ /^d/ && /\/include\//' <<<"$files" | grep -v -e '/include/dglink/device_global.h$' -e '/include/dglink/virtual_functions.h$' || true)
+[ -z "$others" ] || fail "dglink holds headers other than dglink/device_global.h and dglink/virtual_functions.h: $others"
 grep -q "/include/dglink/pi.h$" <<<"$dev_files" || fail "dglink-dev lacks include/dglink/pi.h"
 grep -q "/cmake/dglink/dglinkConfig.cmake$" <<<"$dev_files" || fail "dglink-dev lacks the CMake package"
 

@@ -120,7 +120,8 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &P
   if (Kind == InputKind::OpenClC) {
     Arguments.insert(Arguments.end(), {"-x", "cl", "-cl-std=" + Options.OpenClStd});
   } else {
-    Arguments.insert(Arguments.end(), {"-x", "clcpp", "-cl-std=clc++1.0"});
+    // No RTTI: its type_info vtables would be imports no device image provides.
+    Arguments.insert(Arguments.end(), {"-x", "clcpp", "-cl-std=clc++1.0", "-Xclang", "-fno-rtti"});
   }
   Arguments.insert(Arguments.end(), {std::string("--target=") + Family.ClangTriple, "-O2",
                                      "-Xclang", "-finclude-default-header", "-emit-llvm", "-c"});
@@ -261,12 +262,22 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
         return makeError("input '{}': {}", Path, llvm::toString(std::move(Failure)));
       if (llvm::Expected<std::vector<DeviceGlobal>> Globals = findDeviceGlobals(**M); !Globals)
         return makeError("input '{}': {}", Path, llvm::toString(Globals.takeError()));
+      if (llvm::Error Failure = normalizeVirtualFunctionAnnotations(**M))
+        return makeError("input '{}': {}", Path, llvm::toString(std::move(Failure)));
+      if (llvm::Error Failure = checkVirtualCalls(**M))
+        return makeError("input '{}': {}", Path, llvm::toString(std::move(Failure)));
       Modules.push_back({llvm::sys::path::stem(Path).str(), std::move(*M)});
     }
+    // Each set of virtual functions goes into images of its own, whatever the split mode.
+    llvm::Expected<std::vector<SplitImage>> SetImages = outlineVirtualFunctions(Modules);
+    if (!SetImages)
+      return SetImages.takeError();
     llvm::Expected<std::vector<SplitImage>> Images =
         splitModules(std::move(Modules), Options.Split);
     if (!Images)
       return Images.takeError();
+    for (SplitImage &Image : *SetImages)
+      Images->push_back(std::move(Image));
     if (llvm::Error Failure = checkDeviceImageScope(*Images))
       return Failure;
     std::vector<std::vector<BundlePropertySet>> PlainSets;
@@ -274,6 +285,8 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
       llvm::Expected<std::vector<BundlePropertySet>> Sets = computePropertySets(*Image.Module);
       if (!Sets)
         return makeError("image '{}': {}", Image.Name, llvm::toString(Sets.takeError()));
+      for (BundlePropertySet &Set : virtualFunctionPropertySets(Image))
+        Sets->push_back(std::move(Set));
       PlainSets.push_back(std::move(*Sets));
       for (const std::string &Target : Family.Targets) {
         llvm::Expected<BundleImage> Out =
@@ -306,7 +319,9 @@ llvm::Expected<Bundle> compile(const CompileOptions &Options) {
       // lowered module (renamed functions); where each variable lives.
       std::vector<BundlePropertySet> Sets;
       for (const BundlePropertySet &Set : PlainSets[I])
-        if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS)
+        if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS ||
+            Set.Name == PI_PROPERTY_SET_VIRTUAL_FUNCTIONS || Set.Name == DeviceRequirementsSet ||
+            Set.Name == KernelAspectsSet)
           Sets.push_back(Set);
       llvm::Expected<std::vector<BundlePropertySet>> Symbols = computePropertySets(*Lowered[I]);
       if (!Symbols)

@@ -35,6 +35,11 @@ llvm::Error makeError(fmt::format_string<Args...> Format, Args &&...Arguments) {
 bool isDeviceGlobal(const llvm::GlobalVariable &Variable);
 llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variable);
 
+// One image of M holding Entries and what they reach (split.cpp): entries and device
+// globals keep their linkage, every other copied definition becomes internal.
+SplitImage extractImage(const llvm::Module &M, std::string Name,
+                        const std::vector<const llvm::GlobalValue *> &Entries);
+
 // Adds !spirv.Decorations HostAccessINTEL (6147) {access, unique id} to each global.
 void addHostAccessDecorations(llvm::Module &M, const std::vector<DeviceGlobal> &Globals);
 

@@ -48,7 +48,8 @@ bool isExportedFunction(const llvm::Function &F, bool ModuleIds) {
   if (F.isDeclaration() || F.hasLocalLinkage() || isKernel(F) ||
       isReservedSymbol(*F.getParent(), F.getName()))
     return false;
-  return !ModuleIds || F.hasFnAttribute(ModuleIdAttribute);
+  return !ModuleIds || F.hasFnAttribute(ModuleIdAttribute) ||
+         F.hasFnAttribute(IndirectlyCallableAttribute);
 }
 
 // The globals a value refers to, through constant expressions and initializers.
@@ -115,6 +116,16 @@ void removeUnusedDeclarations(llvm::Module &M) {
   }
 }
 
+std::vector<std::string> kernelsOf(const llvm::Module &M) {
+  std::vector<std::string> Result;
+  for (const llvm::Function &F : M)
+    if (!F.isDeclaration() && isKernel(F))
+      Result.push_back(F.getName().str());
+  return Result;
+}
+
+} // namespace
+
 // One image of M holding Entries and what they reach. Entries and device globals
 // keep their linkage; every other copied definition becomes internal, so that two
 // images linked together never define a symbol twice.
@@ -144,16 +155,6 @@ SplitImage extractImage(const llvm::Module &M, std::string Name,
   return Image;
 }
 
-std::vector<std::string> kernelsOf(const llvm::Module &M) {
-  std::vector<std::string> Result;
-  for (const llvm::Function &F : M)
-    if (!F.isDeclaration() && isKernel(F))
-      Result.push_back(F.getName().str());
-  return Result;
-}
-
-} // namespace
-
 bool isKernel(const llvm::Function &F) {
   switch (F.getCallingConv()) {
   case llvm::CallingConv::SPIR_KERNEL:
@@ -168,6 +169,10 @@ bool isKernel(const llvm::Function &F) {
 bool isReservedSymbol(const llvm::Module &M, StringRef Name) {
   if (Name.startswith("llvm.") || Name.startswith("__"))
     return true;
+  // Virtual functions of C++ for OpenCL are mangled like builtins, but are the user's.
+  if (const llvm::Function *F = M.getFunction(Name);
+      F != nullptr && F->hasFnAttribute(IndirectlyCallableAttribute))
+    return false;
   if (Name.startswith("_Z")) {
     // OpenCL C functions are not mangled; the overloaded builtins are.
     if (M.getNamedMetadata("opencl.ocl.version") != nullptr)

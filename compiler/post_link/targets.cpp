@@ -44,7 +44,9 @@ llvm::Expected<std::vector<uint8_t>> emitSpirV(llvm::Module &M) {
   addHostAccessDecorations(M, *Globals);
   const SPIRV::TranslatorOpts Options(
       SPIRV::VersionNumber::MaximumVersion,
-      {{SPIRV::ExtensionID::SPV_INTEL_global_variable_decorations, true}});
+      {{SPIRV::ExtensionID::SPV_INTEL_global_variable_decorations, true},
+       // Virtual functions: vtables hold function addresses, calls go through them.
+       {SPIRV::ExtensionID::SPV_INTEL_function_pointers, true}});
   std::ostringstream Stream;
   std::string Message;
   if (!llvm::writeSpirv(&M, Options, Stream, Message))

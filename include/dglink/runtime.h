@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,13 +72,30 @@ struct ImageInfo {
   std::vector<std::string> Exports;
   std::vector<std::string> Imports;
   std::vector<std::string> DeviceGlobals; // unique ids
+  // Virtual functions (docs/virtual-functions.md): the set this image provides ("" for a
+  // kernel image), whether it is the set's dummy twin, the sets its kernels call into or
+  // whose vtables they write (SYCL/virtual functions), the aspects it needs (SYCL/device
+  // requirements: a set's, or the union of its kernels'), and each kernel's own
+  // (DGLINK/kernel aspects). Aspects are sycl::aspect values (fp16 5, fp64 6, atomic64 28).
+  std::string VirtualFunctionSet;
+  bool DummyImage = false;
+  std::vector<std::string> UsesVirtualFunctionSets;
+  std::vector<uint32_t> Aspects;
+  std::map<std::string, std::vector<uint32_t>> KernelAspects;
 };
+
+// The name of a sycl::aspect value dglink knows ("fp16", "fp64", "atomic64"), else its
+// number.
+DGLINK_RUNTIME_API std::string aspectName(uint32_t Aspect);
 
 // What the runtime would link for a kernel on a device: Images[0] holds the kernel,
 // the others follow in the order the import resolution found them.
 struct LinkPlan {
   std::string LinkFormat;
   std::vector<ImageInfo> Images;
+  // Aspects the device lacks only because DGLINK_FORCE_ASPECTS_OFF turned them off (a
+  // test hook), by name; they decide real or dummy set images as a missing aspect would.
+  std::vector<std::string> ForcedOffAspects;
 };
 
 // A request for the program of a kernel on a device; the fields after Kernel are the

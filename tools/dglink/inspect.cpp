@@ -49,6 +49,21 @@ std::string describe(const DeviceGlobalInfo &Info) {
          (Info.DeviceImageScope ? "1" : "0") + ", host_access " + hostAccessName(Info.Access);
 }
 
+// The aspect names of a byte array of uint32 sycl::aspect values (SYCL/device
+// requirements "aspects", DGLINK/kernel aspects), or "" when it is not one.
+std::vector<std::string> aspectNames(const std::string &Set, const BundleProperty &Property) {
+  std::vector<std::string> Names;
+  if ((Set != "SYCL/device requirements" && Set != "DGLINK/kernel aspects") ||
+      Property.Type != PI_PROPERTY_TYPE_BYTE_ARRAY || Property.Value.size() < 8 ||
+      (Property.Value.size() - 8) % 4 != 0)
+    return Names;
+  for (size_t I = 8; I < Property.Value.size(); I += 4)
+    Names.push_back(runtime::aspectName(
+        uint32_t(Property.Value[I]) | uint32_t(Property.Value[I + 1]) << 8 |
+        uint32_t(Property.Value[I + 2]) << 16 | uint32_t(Property.Value[I + 3]) << 24));
+  return Names;
+}
+
 nlohmann::json toJson(const Bundle &Input, const DeviceBinaries &View) {
   nlohmann::json Images = nlohmann::json::array();
   for (size_t I = 0; I < Input.Images.size(); ++I) {
@@ -71,6 +86,9 @@ nlohmann::json toJson(const Bundle &Input, const DeviceBinaries &View) {
             Value["device_global"] = {{"size", Global->second.Size},
                                       {"device_image_scope", Global->second.DeviceImageScope},
                                       {"host_access", hostAccessName(Global->second.Access)}};
+          if (const std::vector<std::string> Aspects = aspectNames(Set.Name, Property);
+              !Aspects.empty())
+            Value["aspects"] = Aspects;
         }
         Properties[Property.Name] = Value;
       }
@@ -119,6 +137,13 @@ void printText(const std::string &Path, const Bundle &Input, const DeviceBinarie
           auto Global = Metadata.DeviceGlobals.find(Property.Name);
           if (Set.Name == PI_PROPERTY_SET_DEVICE_GLOBALS && Global != Metadata.DeviceGlobals.end())
             std::cout << "  (" << describe(Global->second) << ")";
+          if (const std::vector<std::string> Aspects = aspectNames(Set.Name, Property);
+              !Aspects.empty()) {
+            std::cout << "  (aspects:";
+            for (const std::string &Aspect : Aspects)
+              std::cout << " " << Aspect;
+            std::cout << ")";
+          }
         }
         std::cout << "\n";
       }
@@ -150,14 +175,18 @@ int printLinkPlans(const InspectOptions &Options) {
         Images.push_back({{"image", Image.Name},
                           {"link_format", Image.LinkFormat},
                           {"exports", Image.Exports},
-                          {"imports", Image.Imports}});
+                          {"imports", Image.Imports},
+                          {"virtual_functions_set", Image.VirtualFunctionSet},
+                          {"dummy_image", Image.DummyImage}});
     if (Options.Json) {
-      Plans.push_back({{"device", Device.Id},
-                       {"kernel", Options.Kernel},
-                       {"ok", Plan.ok()},
-                       {"error", Plan ? "" : Plan.status().Message},
-                       {"link_format", Plan ? Plan->LinkFormat : ""},
-                       {"images", Images}});
+      Plans.push_back(
+          {{"device", Device.Id},
+           {"kernel", Options.Kernel},
+           {"ok", Plan.ok()},
+           {"error", Plan ? "" : Plan.status().Message},
+           {"link_format", Plan ? Plan->LinkFormat : ""},
+           {"forced_off_aspects", Plan ? Plan->ForcedOffAspects : std::vector<std::string>()},
+           {"images", Images}});
       continue;
     }
     std::cout << "kernel " << Options.Kernel << " on " << Device.Id << ": ";
@@ -168,8 +197,18 @@ int printLinkPlans(const InspectOptions &Options) {
     std::cout << Plan->LinkFormat << ", " << Plan->Images.size()
               << (Plan->Images.size() == 1 ? " image (built, nothing imported)\n"
                                            : " images (compiled and linked)\n");
+    if (!Plan->ForcedOffAspects.empty()) {
+      std::cout << "  aspects forced off (DGLINK_FORCE_ASPECTS_OFF, not the hardware):";
+      for (const std::string &Aspect : Plan->ForcedOffAspects)
+        std::cout << " " << Aspect;
+      std::cout << "\n";
+    }
     for (const runtime::ImageInfo &Image : Plan->Images) {
-      std::cout << "  " << Image.Name << "  exports:";
+      std::cout << "  " << Image.Name;
+      if (!Image.VirtualFunctionSet.empty())
+        std::cout << (Image.DummyImage ? "  [dummy of set " : "  [set ") << Image.VirtualFunctionSet
+                  << "]";
+      std::cout << "  exports:";
       for (const std::string &Symbol : Image.Exports)
         std::cout << " " << Symbol;
       std::cout << "  imports:";

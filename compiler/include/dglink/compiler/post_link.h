@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,11 @@ struct SplitImage {
   std::string Name;
   std::unique_ptr<llvm::Module> Module;
   std::vector<std::string> Kernels;
+  // An image of one set of virtual functions (outlineVirtualFunctions): the set's name,
+  // whether it is the dummy twin (bodies emptied), and the aspects the set uses.
+  std::string VirtualFunctionSet;
+  bool Dummy = false;
+  std::set<uint32_t> SetAspects;
 };
 
 // Splits (normalized) inputs into images. per-input: one image per input, as it is.
@@ -77,6 +83,40 @@ llvm::Expected<std::vector<SplitImage>> splitModules(std::vector<InputModule> In
 
 // A device_image_scope device global used (defined or referenced) by more than one
 // image is an error naming the variable and the images.
+// Virtual functions (docs/virtual-functions.md): DPC++'s IR attributes, the plain-clang
+// annotations of dglink/virtual_functions.h, and the property sets.
+constexpr const char *IndirectlyCallableAttribute = "indirectly-callable";
+constexpr const char *CallsIndirectlyAttribute = "calls-indirectly";
+constexpr const char *VirtualCallAttribute = "virtual-call";
+// On kernels after outlining: the aspects (comma-separated ids) the kernel requires.
+constexpr const char *KernelAspectsAttribute = "dglink-kernel-aspects";
+constexpr const char *IndirectlyCallableAnnotation = "dglink_indirectly_callable:";
+constexpr const char *CallsIndirectlyAnnotation = "dglink_calls_indirectly:";
+constexpr const char *VirtualFunctionsSetProperty = "virtual-functions-set";
+constexpr const char *UsesVirtualFunctionsSetProperty = "uses-virtual-functions-set";
+constexpr const char *DummyImageProperty = "dummy-image";
+constexpr const char *DeviceRequirementsSet = "SYCL/device requirements";
+constexpr const char *AspectsProperty = "aspects";
+constexpr const char *KernelAspectsSet = "DGLINK/kernel aspects";
+// sycl::aspect values (DPC++'s numbering).
+constexpr uint32_t AspectFp16 = 5;
+constexpr uint32_t AspectFp64 = 6;
+constexpr uint32_t AspectAtomic64 = 28;
+const char *aspectName(uint32_t Aspect);
+
+// Turns the annotations into the attributes and marks every call through a pointer
+// with "virtual-call"; a malformed annotation is an error naming the function.
+llvm::Error normalizeVirtualFunctionAnnotations(llvm::Module &M);
+// A kernel without calls-indirectly that makes a virtual call (itself or in a function
+// it calls) is an error naming the kernel, the function and the call's type.
+llvm::Error checkVirtualCalls(const llvm::Module &M);
+// Moves each set's functions out of the inputs (declarations stay) into an image per set
+// and input, plus a dummy twin for a set that uses aspects; records the kernels'
+// aspects; returns the set images.
+llvm::Expected<std::vector<SplitImage>> outlineVirtualFunctions(std::vector<InputModule> &Inputs);
+// SYCL/virtual functions, SYCL/device requirements and DGLINK/kernel aspects of Image.
+std::vector<BundlePropertySet> virtualFunctionPropertySets(const SplitImage &Image);
+
 llvm::Error checkDeviceImageScope(const std::vector<SplitImage> &Images);
 
 // The property sets of one image: device globals, exported and imported symbols, and

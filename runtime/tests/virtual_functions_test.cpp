@@ -1,0 +1,253 @@
+// Virtual functions across device images, per device (docs/virtual-functions.md): the
+// seed's two examples from device_code/virtual_functions.clcpp — objects constructed by
+// one kernel, their virtual functions called by others — with the real set images where
+// the device has the sets' aspects and the dummy ones where it does not (also with
+// DGLINK_FORCE_ASPECTS_OFF, the test hook, which is reported as forced), a kernel that
+// needs a missing aspect refused before anything is built, and real and dummy builds
+// kept apart in the caches.
+#include "runtime_fixture.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dglink::runtime {
+namespace {
+
+constexpr uint32_t Fp64 = 6;
+
+// Sets DGLINK_FORCE_ASPECTS_OFF for its lifetime (a Runtime reads it when it first asks
+// a device for its traits).
+class ForceAspectsOff {
+public:
+  explicit ForceAspectsOff(const char *Value) { setenv("DGLINK_FORCE_ASPECTS_OFF", Value, 1); }
+  ~ForceAspectsOff() { unsetenv("DGLINK_FORCE_ASPECTS_OFF"); }
+  ForceAspectsOff(const ForceAspectsOff &) = delete;
+  ForceAspectsOff &operator=(const ForceAspectsOff &) = delete;
+};
+
+class RuntimeVirtualFunctions : public RuntimeDeviceTest {
+protected:
+  void SetUp() override {
+    RuntimeDeviceTest::SetUp();
+    if (HasFatalFailure() || IsSkipped())
+      return;
+    if (Format == "amdgcn")
+      GTEST_SKIP() << "the virtual-functions bundle has no amdgcn images (not built for it)";
+  }
+
+  bool deviceHasFp64() {
+    pi_bitfield Double = 0;
+    return piDeviceGetInfo(Device, PI_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof(Double), &Double,
+                           nullptr) == PI_SUCCESS &&
+           Double != 0;
+  }
+
+  // A buffer for one object (its vtable pointer) and one for 256 results.
+  void makeBuffers() {
+    ASSERT_PI_SUCCESS(
+        piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW, 64, nullptr, Object.out()));
+    ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW,
+                                        256 * sizeof(int32_t), nullptr, Out.out()));
+  }
+  void construct(Runtime &R, const std::string &Kernel) {
+    Expected<dglink::runtime::Kernel> K = R.createKernel(request(Kernel));
+    ASSERT_TRUE(K.ok()) << K.status().Message;
+    const pi_mem Mem = Object.get();
+    ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(K->get(), 0, &Mem));
+    const size_t One = 1;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queue.get(), K->get(), 1, nullptr, &One, nullptr, 0,
+                                            nullptr, nullptr));
+    ASSERT_PI_SUCCESS(piQueueFinish(Queue.get()));
+    Programs.push_back(K->program().get());
+  }
+  void callAndCompare(Runtime &R, const std::string &Kernel,
+                      const std::function<int32_t(size_t)> &Expected) {
+    dglink::runtime::Expected<dglink::runtime::Kernel> K = R.createKernel(request(Kernel));
+    ASSERT_TRUE(K.ok()) << K.status().Message;
+    const pi_mem Objects = Object.get();
+    const pi_mem Results = Out.get();
+    ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(K->get(), 0, &Objects));
+    ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(K->get(), 1, &Results));
+    const size_t Global = 256;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queue.get(), K->get(), 1, nullptr, &Global, nullptr, 0,
+                                            nullptr, nullptr));
+    std::vector<int32_t> Values(256, -1);
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Results, PI_TRUE, 0,
+                                             256 * sizeof(int32_t), Values.data(), 0, nullptr,
+                                             nullptr));
+    EXPECT_EVERY_ELEMENT(Values, Expected);
+    Programs.push_back(K->program().get());
+  }
+
+  // The set images of a plan: set name -> dummy or not.
+  static std::map<std::string, bool> setsOf(const LinkPlan &Plan) {
+    std::map<std::string, bool> Result;
+    for (const ImageInfo &Image : Plan.Images)
+      if (!Image.VirtualFunctionSet.empty())
+        Result[Image.VirtualFunctionSet] = Image.DummyImage;
+    return Result;
+  }
+
+  conformance::MemHandle Object, Out;
+  std::vector<pi_program> Programs;
+};
+DGLINK_INSTANTIATE_FOR_DEVICES(RuntimeVirtualFunctions);
+
+int32_t fooValue(size_t I) { return int32_t(I) * 7 + 5; }
+int32_t barValue(size_t I) { return int32_t(double(I) * 2.5 + 0.5) + 1000; }
+int32_t fp64SetValue(size_t I) { return int32_t(double(I) * 0.5 * 4.0) + 2000; }
+int32_t regularSetValue(size_t I) { return int32_t(I) * 3 + 3000; }
+
+TEST_P(RuntimeVirtualFunctions, PlanLinksEverySetImageRealWhereTheDeviceHasTheAspects) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  Expected<LinkPlan> Plan = Rt->planLink(Device, "vf_construct");
+  ASSERT_TRUE(Plan.ok()) << Plan.status().Message;
+  EXPECT_TRUE(Plan->ForcedOffAspects.empty());
+  // The kernel image first, then one image per set: the objects' vtables point into all
+  // four sets, so constructing needs them all (real or dummy).
+  EXPECT_TRUE(Plan->Images[0].VirtualFunctionSet.empty());
+  EXPECT_EQ(Plan->Images[0].UsesVirtualFunctionSets,
+            (std::vector<std::string>{"_ZTSv", "fp64_set", "regular_set", "set_fp64"}));
+  const bool Fp64Here = deviceHasFp64();
+  EXPECT_EQ(setsOf(*Plan), (std::map<std::string, bool>{{"_ZTSv", false},
+                                                        {"fp64_set", !Fp64Here},
+                                                        {"regular_set", false},
+                                                        {"set_fp64", !Fp64Here}}));
+  EXPECT_EQ(Plan->Images.size(), 5u);
+  // Aspects: the calling kernels carry their sets' fp64, the constructors nothing.
+  EXPECT_EQ(Plan->Images[0].KernelAspects.count("vf_construct"), 0u);
+  EXPECT_EQ(Plan->Images[0].KernelAspects.count("vf_use"), 0u);
+  EXPECT_EQ(Plan->Images[0].KernelAspects.at("vf_use_fp64"), std::vector<uint32_t>{Fp64});
+  EXPECT_EQ(Plan->Images[0].KernelAspects.at("vf2_call_fp64"), std::vector<uint32_t>{Fp64});
+  EXPECT_EQ(Plan->Images[0].KernelAspects.count("vf2_call_regular"), 0u);
+  EXPECT_EQ(testing::piCalls().Creates.load(), 0); // planning builds nothing
+}
+
+TEST_P(RuntimeVirtualFunctions, ConstructInOneKernelCallFooAndBarInOthers) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(makeBuffers());
+  ASSERT_NO_FATAL_FAILURE(construct(*Rt, "vf_construct"));
+  ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf_use", fooValue));
+  if (deviceHasFp64()) {
+    ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf_use_fp64", barValue));
+  } else {
+    EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf_use_fp64' requires aspect fp64",
+                  Rt->createKernel(request("vf_use_fp64")).status());
+  }
+  // One program: constructing and calling share the vtables.
+  for (pi_program Program : Programs)
+    EXPECT_EQ(Program, Programs.front());
+  EXPECT_EQ(testing::piCalls().Links.load(), 1);
+}
+
+TEST_P(RuntimeVirtualFunctions, Fp64ForcedOffLinksTheDummyAndRefusesTheFp64Caller) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  const bool Fp64Here = deviceHasFp64();
+  ForceAspectsOff Off("fp64");
+  Runtime Forced(testing::countingTable());
+  ASSERT_TRUE(Forced.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+  Expected<LinkPlan> Plan = Forced.planLink(Device, "vf_use");
+  ASSERT_TRUE(Plan.ok()) << Plan.status().Message;
+  // Reported as forced only where the device really has fp64.
+  EXPECT_EQ(Plan->ForcedOffAspects,
+            Fp64Here ? std::vector<std::string>{"fp64"} : std::vector<std::string>{});
+  EXPECT_EQ(setsOf(*Plan),
+            (std::map<std::string, bool>{
+                {"_ZTSv", false}, {"fp64_set", true}, {"regular_set", false}, {"set_fp64", true}}));
+  // Refused before anything is built, naming the aspect (as forced) and the kernel.
+  testing::piCalls().reset();
+  const Status Refused = Forced.createKernel(request("vf_use_fp64")).status();
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf_use_fp64' requires aspect fp64", Refused);
+  if (Fp64Here) {
+    EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "fp64 (forced off by DGLINK_FORCE_ASPECTS_OFF)",
+                  Refused);
+  }
+  EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(makeBuffers());
+  ASSERT_NO_FATAL_FAILURE(construct(Forced, "vf_construct"));
+  ASSERT_NO_FATAL_FAILURE(callAndCompare(Forced, "vf_use", fooValue));
+  // The program holds vf_use_fp64's code, but it is not handed out from the cache either.
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf_use_fp64' requires aspect fp64",
+                Forced.createKernel(request("vf_use_fp64")).status());
+}
+
+TEST_P(RuntimeVirtualFunctions, TwoSetsWhereOnlyOneMayRun) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(makeBuffers());
+  ASSERT_NO_FATAL_FAILURE(construct(*Rt, "vf2_construct"));
+  if (deviceHasFp64()) {
+    ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf2_call_fp64", fp64SetValue));
+  }
+  ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf2_call_regular", regularSetValue));
+}
+
+TEST_P(RuntimeVirtualFunctions, ObjectBuiltWithoutTheAspectStillServesTheOtherSet) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ForceAspectsOff Off("fp64");
+  Runtime Forced(testing::countingTable());
+  ASSERT_TRUE(Forced.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+  ASSERT_NO_FATAL_FAILURE(makeBuffers());
+  // The vtable of Foo points at the dummy foo() of fp64_set and the real bar().
+  ASSERT_NO_FATAL_FAILURE(construct(Forced, "vf2_construct"));
+  ASSERT_NO_FATAL_FAILURE(callAndCompare(Forced, "vf2_call_regular", regularSetValue));
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf2_call_fp64' requires aspect fp64",
+                Forced.createKernel(request("vf2_call_fp64")).status());
+}
+
+TEST_P(RuntimeVirtualFunctions, PersistentCacheKeepsRealAndDummyBuildsApart) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  const std::filesystem::path Dir =
+      std::filesystem::temp_directory_path() /
+      ("dglink-vf-cache-" + std::to_string(::getpid()) + "-" + Format);
+  std::filesystem::remove_all(Dir);
+  PersistentCacheSettings Settings;
+  Settings.Enabled = true;
+  Settings.Directory = Dir.string();
+  auto entries = [&Dir] {
+    size_t Count = 0;
+    for (const auto &Entry : std::filesystem::directory_iterator(Dir))
+      Count += Entry.path().extension() == ".dglc" ? 1 : 0;
+    return Count;
+  };
+  {
+    Runtime Plain(testing::countingTable(), Settings);
+    ASSERT_TRUE(Plain.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+    Expected<Program> P = Plain.getOrBuildProgram(request("vf_use"));
+    ASSERT_TRUE(P.ok()) << P.status().Message;
+  }
+  const size_t AfterReal = entries();
+  {
+    ForceAspectsOff Off("fp64");
+    Runtime Forced(testing::countingTable(), Settings);
+    ASSERT_TRUE(Forced.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+    Expected<Program> P = Forced.getOrBuildProgram(request("vf_use"));
+    ASSERT_TRUE(P.ok()) << P.status().Message;
+    bool HasDummy = false;
+    for (const ImageInfo &Image : P->images())
+      HasDummy = HasDummy || Image.DummyImage;
+    EXPECT_TRUE(HasDummy);
+  }
+  const size_t AfterDummy = entries();
+  std::filesystem::remove_all(Dir);
+  if (AfterReal == 0)
+    GTEST_SKIP() << "the device gives no program binary back, so nothing is stored";
+  EXPECT_EQ(AfterReal, 1u);
+  if (deviceHasFp64()) {
+    EXPECT_EQ(AfterDummy, 2u) << "the dummy build must not reuse the real build's entry";
+  }
+}
+
+} // namespace
+} // namespace dglink::runtime
