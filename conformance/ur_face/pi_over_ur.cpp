@@ -19,6 +19,7 @@
 #include <unified-runtime/ur_ddi.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -155,7 +156,8 @@ pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE
       LastMessage.empty() && validationLayerOn() &&
       (Result == UR_RESULT_ERROR_INVALID_NULL_HANDLE ||
        Result == UR_RESULT_ERROR_INVALID_NULL_POINTER || Result == UR_RESULT_ERROR_INVALID_SIZE ||
-       Result == UR_RESULT_ERROR_INVALID_ENUMERATION || Result == UR_RESULT_ERROR_INVALID_VALUE);
+       Result == UR_RESULT_ERROR_INVALID_ENUMERATION || Result == UR_RESULT_ERROR_INVALID_VALUE ||
+       Result == UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
   // The adapter names UR's arguments; the scenarios PI's.
   static const std::pair<const char *, const char *> Arguments[] = {
       {"'phContext'", "'RetContext'"},
@@ -987,8 +989,14 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
                             reinterpret_cast<const ur_program_handle_t *>(InputPrograms), Options,
                             reinterpret_cast<ur_program_handle_t *>(RetProgram)),
            PI_ERROR_INVALID_CONTEXT);
-  if (RetProgram != nullptr && *RetProgram != nullptr)
+  if (RetProgram != nullptr && *RetProgram != nullptr) {
+    // UR 0.12's validation layer does not record the programs a link makes; name them
+    // for validation_run.sh, which allows the layer's messages about these alone.
+    if (validationLayerOn())
+      std::fprintf(stderr, "dglink-ur-bridge: linked program %p\n",
+                   static_cast<void *>(*RetProgram));
     notify(PfnNotify, *RetProgram, UserData);
+  }
   return R;
 }
 
