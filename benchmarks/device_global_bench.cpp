@@ -133,9 +133,9 @@ std::string benchBackend() {
   const char *Name = std::getenv("DGLINK_BENCH_BACKEND");
   return Name != nullptr && *Name != '\0' ? Name : "cuda";
 }
-std::string adapterLibrary() {
-  return benchBackend() == "hip" ? "libdglink_adapter_hip_nvidia.so" : "libdglink_adapter_cuda.so";
-}
+// The adapter's name, as its platform reports it (PI_EXT_PLATFORM_INFO_BACKEND).
+std::string benchAdapter() { return benchBackend() == "hip" ? "hip_nvidia" : benchBackend(); }
+std::string adapterLibrary() { return "libdglink_adapter_" + benchAdapter() + ".so"; }
 
 pi_program buildProgram(const unsigned char *Bytes, size_t Size) {
   Image TheImage(Bytes, Size);
@@ -183,7 +183,7 @@ bool setUp() {
     check(piPlatformsGet(Count, Platforms.data(), nullptr), "piPlatformsGet");
   pi_platform Cuda = nullptr;
   for (pi_platform Platform : Platforms)
-    if (platformBackend(Platform) == benchBackend())
+    if (platformBackend(Platform) == benchAdapter())
       Cuda = Platform;
   if (Cuda == nullptr)
     return false;
