@@ -305,8 +305,25 @@ std::string fixOpenClPtx(std::string_view Ptx, const std::set<std::string> &Expo
       Defined.insert(Function.Name);
 
   std::vector<std::pair<size_t, std::string>> Insertions; // (offset, text)
+  std::vector<std::pair<size_t, size_t>> Erasures;        // (offset, length)
   std::vector<std::string> BuiltinsToDefine;
+  auto DefineBuiltin = [&](const std::string &Name) {
+    if (std::find(BuiltinsToDefine.begin(), BuiltinsToDefine.end(), Name) == BuiltinsToDefine.end())
+      BuiltinsToDefine.push_back(Name);
+  };
   for (const PtxFunction &Function : Functions) {
+    // A work-item function declared .extern (a module that imports from other images
+    // marks every declaration so) is still defined here, its declaration made plain:
+    // no other module of a link defines it.
+    if (Function.Linkage == ".extern" && !Function.IsEntry && Defined.count(Function.Name) == 0 &&
+        builtinDefinitions().count(Function.Name) != 0) {
+      const size_t At = Ptx.rfind(".extern", Function.Start);
+      if (At != std::string_view::npos) {
+        Erasures.emplace_back(At, Function.Start - At);
+        DefineBuiltin(Function.Name);
+      }
+      continue;
+    }
     if (!Function.Linkage.empty())
       continue;
     if (Function.IsEntry) {
@@ -315,9 +332,7 @@ std::string fixOpenClPtx(std::string_view Ptx, const std::set<std::string> &Expo
       if (Exported.count(Function.Name) != 0)
         Insertions.emplace_back(Function.Start, ".visible ");
     } else if (builtinDefinitions().count(Function.Name) != 0) {
-      if (std::find(BuiltinsToDefine.begin(), BuiltinsToDefine.end(), Function.Name) ==
-          BuiltinsToDefine.end())
-        BuiltinsToDefine.push_back(Function.Name);
+      DefineBuiltin(Function.Name);
     } else {
       Insertions.emplace_back(Function.Start, ".extern ");
     }
@@ -326,8 +341,18 @@ std::string fixOpenClPtx(std::string_view Ptx, const std::set<std::string> &Expo
   // A trailing NUL (kept by callers for the driver) must stay at the very end.
   while (!Result.empty() && Result.back() == '\0')
     Result.pop_back();
-  for (auto It = Insertions.rbegin(); It != Insertions.rend(); ++It)
-    Result.insert(It->first, It->second);
+  // Every edit from the last offset back, so that each offset still holds.
+  std::vector<std::pair<size_t, std::pair<size_t, std::string>>> Edits;
+  for (const auto &[At, Text] : Insertions)
+    Edits.push_back({At, {0, Text}});
+  for (const auto &[At, Length] : Erasures)
+    Edits.push_back({At, {Length, std::string()}});
+  std::stable_sort(Edits.begin(), Edits.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (auto It = Edits.rbegin(); It != Edits.rend(); ++It) {
+    Result.erase(It->first, It->second.first);
+    Result.insert(It->first, It->second.second);
+  }
   if (!BuiltinsToDefine.empty()) {
     Result += "\n// OpenCL work-item functions defined by dglink's CUDA adapter\n";
     for (const std::string &Name : BuiltinsToDefine)

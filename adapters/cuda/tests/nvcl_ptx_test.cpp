@@ -154,6 +154,44 @@ TEST_F(CudaJitLink, LinksCudaPtxAndNamesUnresolvedSymbols) {
 }
 #endif
 
+// A module that imports from other images has every declaration .extern, the
+// work-item functions too (the virtual-function kernel images): they are still defined
+// here, since no other module of the link defines them.
+TEST(CudaPtx, DefinesWorkItemFunctionsDeclaredExtern) {
+  const std::string Ptx = R"(//
+.version 7.5
+.target sm_20, texmode_independent
+.address_size 64
+.extern .func  (.param .b32 func_retval0) imported
+(
+	.param .b32 imported_param_0
+)
+;
+.extern .func  (.param .b64 func_retval0) _Z13get_global_idj
+(
+	.param .b32 _Z13get_global_idj_param_0
+)
+;
+.visible .entry k(
+	.param .u64 .ptr .global .align 4 k_param_0
+)
+{
+	ret;
+}
+)";
+  const std::string Fixed = fixOpenClPtx(Ptx);
+  const std::vector<PtxFunction> Functions = scanPtxFunctions(Fixed);
+  const PtxFunction *Builtin = findFunction(Functions, "_Z13get_global_idj", true);
+  ASSERT_NE(Builtin, nullptr) << Fixed;
+  EXPECT_EQ(Fixed.find(".extern .func  (.param .b64 func_retval0) _Z13get_global_idj"),
+            std::string::npos)
+      << Fixed;
+  const PtxFunction *Import = findFunction(Functions, "imported", false);
+  ASSERT_NE(Import, nullptr);
+  EXPECT_EQ(Import->Linkage, ".extern") << "an import stays extern";
+  EXPECT_EQ(ptxUndefinedFunctions(Fixed), std::vector<std::string>{"imported"});
+}
+
 TEST(CudaPtx, DetectsNativeFormats) {
   NativeFormat Format;
   const char Ptx[] = ".version 7.5\n.target sm_75\n";
