@@ -44,6 +44,11 @@ std::string readVirtualFunctions(const ImageMetadata &Metadata, ImageInfo &Info)
         if (Info.VirtualFunctionSet.empty())
           return "property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
                  "', property 'virtual-functions-set' is empty";
+        if (Info.VirtualFunctionSet.find(',') != std::string::npos)
+          return std::string("property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
+                             "', property 'virtual-functions-set' ('")
+              .append(Info.VirtualFunctionSet)
+              .append("') names more than one set: an image provides one");
       } else if (Name == "dummy-image") {
         Info.DummyImage = std::any_of(Value.begin(), Value.end(), [](uint8_t B) { return B != 0; });
       } else if (Name == "uses-virtual-functions-set") {

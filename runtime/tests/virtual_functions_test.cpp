@@ -369,6 +369,9 @@ TEST(RuntimeVirtualFunctionsRegistry, MalformedPropertiesAreRefusedNamingTheImag
   const std::vector<Case> Cases = {
       {SetImage, "SYCL/virtual functions", BundleProperty::string("virtual-functions-set", ""),
        "property 'virtual-functions-set' is empty"},
+      {SetImage, "SYCL/virtual functions",
+       BundleProperty::string("virtual-functions-set", "set_fp64,other"),
+       "property 'virtual-functions-set' ('set_fp64,other') names more than one set"},
       {SetImage, "SYCL/device requirements", BundleProperty::byteArray("aspects", {6, 0, 0}),
        "property set 'SYCL/device requirements', property 'aspects' is 3 bytes, not a list of "
        "uint32 aspects"},
