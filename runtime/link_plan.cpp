@@ -107,9 +107,11 @@ std::vector<uint32_t> lacking(const std::vector<uint32_t> &Required, const Devic
 std::string describeLacking(const std::vector<uint32_t> &Aspects, const DeviceTraits &Traits) {
   std::string Text;
   for (uint32_t Aspect : Aspects)
-    Text +=
-        (Text.empty() ? "" : ", ") + aspectName(Aspect) +
-        (Traits.ForcedOff.count(Aspect) != 0 ? " (forced off by DGLINK_FORCE_ASPECTS_OFF)" : "");
+    Text += (Text.empty() ? "" : ", ") + aspectName(Aspect) +
+            (Traits.ForcedOff.count(Aspect) != 0 ? " (forced off by DGLINK_FORCE_ASPECTS_OFF)"
+             : Aspect != AspectFp16 && Aspect != AspectFp64 && Aspect != AspectAtomic64
+                 ? " (a sycl::aspect dglink does not know, so no device has it)"
+                 : "");
   return Text;
 }
 
@@ -128,7 +130,7 @@ bool kernelRunsOn(const ImageInfo &Image, const std::string &Kernel, const Devic
   return lacking(kernelAspects(Image, Kernel), Traits).empty();
 }
 
-std::set<uint32_t> forcedOffAspects() {
+Expected<std::set<uint32_t>> forcedOffAspects() {
   std::set<uint32_t> Result;
   const char *Value = std::getenv("DGLINK_FORCE_ASPECTS_OFF");
   if (Value == nullptr)
@@ -144,6 +146,10 @@ std::set<uint32_t> forcedOffAspects() {
       Result.insert(AspectFp64);
     else if (Name == "atomic64")
       Result.insert(AspectAtomic64);
+    else // a typo must not leave the aspect on unnoticed
+      return Status{PI_ERROR_INVALID_VALUE, "DGLINK_FORCE_ASPECTS_OFF='" + std::string(Value) +
+                                                "': unknown aspect '" + Name +
+                                                "' (known: fp16, fp64, atomic64)"};
   }
   return Result;
 }
@@ -205,7 +211,10 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
     Traits.Aspects.insert(AspectFp16);
   if (StreamBackend || has("cl_khr_int64_base_atomics"))
     Traits.Aspects.insert(AspectAtomic64);
-  for (uint32_t Aspect : forcedOffAspects())
+  Expected<std::set<uint32_t>> Off = forcedOffAspects();
+  if (!Off)
+    return Off.status();
+  for (uint32_t Aspect : *Off)
     if (Traits.Aspects.erase(Aspect) != 0)
       Traits.ForcedOff.insert(Aspect);
   return Traits;

@@ -32,8 +32,9 @@ struct DeviceTraits {
 };
 
 // DGLINK_FORCE_ASPECTS_OFF (comma-separated names: fp16, fp64, atomic64): the test hook
-// that makes the runtime treat every device as lacking those aspects.
-std::set<uint32_t> forcedOffAspects();
+// that makes the runtime treat every device as lacking those aspects. An unknown name is
+// PI_ERROR_INVALID_VALUE naming it (then every device query fails).
+Expected<std::set<uint32_t>> forcedOffAspects();
 
 // The aspects Kernel of Image requires, and whether a device with Traits has them all (a
 // program is cached only under the kernels that may run on its device).

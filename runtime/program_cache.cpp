@@ -32,12 +32,28 @@ Expected<std::shared_ptr<const BuiltProgram>> PendingBuild::wait() {
 ProgramCache::Lookup ProgramCache::acquire(const std::string &Kernel, const ProgramKey &Key) {
   std::lock_guard<std::mutex> Lock(Mutex);
   std::vector<Entry> &Entries = ByKernel[Kernel];
+  // A program first: another kernel's build may have entered one beside a build of this
+  // kernel still in progress.
+  for (const Entry &Candidate : Entries)
+    if (Candidate.Key == Key && Candidate.Program != nullptr)
+      return {Candidate.Program, nullptr, false};
   for (const Entry &Candidate : Entries)
     if (Candidate.Key == Key)
-      return {Candidate.Program, Candidate.Pending, false};
+      return {nullptr, Candidate.Pending, false};
   auto Pending = std::make_shared<PendingBuild>();
   Entries.push_back({Key, nullptr, Pending});
   return {nullptr, std::move(Pending), true};
+}
+
+std::shared_ptr<const BuiltProgram> ProgramCache::built(const std::string &Kernel,
+                                                        const ProgramKey &Key) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const auto Found = ByKernel.find(Kernel);
+  if (Found != ByKernel.end())
+    for (const Entry &Candidate : Found->second)
+      if (Candidate.Key == Key && Candidate.Program != nullptr)
+        return Candidate.Program;
+  return nullptr;
 }
 
 void ProgramCache::complete(const std::string &Kernel, const ProgramKey &Key,
@@ -60,7 +76,7 @@ void ProgramCache::complete(const std::string &Kernel, const ProgramKey &Key,
       auto Enter = [&](const std::string &Name, const ProgramKey &EntryKey) {
         std::vector<Entry> &List = ByKernel[Name];
         if (std::none_of(List.begin(), List.end(),
-                         [&](const Entry &E) { return E.Key == EntryKey; }))
+                         [&](const Entry &E) { return E.Key == EntryKey && E.Program != nullptr; }))
           List.push_back({EntryKey, Program, nullptr});
       };
       Enter(Kernel, Key);

@@ -79,10 +79,14 @@ public:
     bool Owner = false;
   };
   Lookup acquire(const std::string &Kernel, const ProgramKey &Key);
+  // The program entered under Kernel/Key, if one is (builds in progress do not count).
+  std::shared_ptr<const BuiltProgram> built(const std::string &Kernel, const ProgramKey &Key) const;
 
   // The owner's end of a build: on success the program is entered under Kernel/Key and
-  // under every kernel and module of it (none that is taken already) unless one of its
-  // modules was unregistered meanwhile; then the waiters wake with the outcome.
+  // under every kernel and module of it (none that holds a program already; a key with a
+  // build in progress gets the program beside it, and lookups prefer the program) unless
+  // one of its modules was unregistered meanwhile; then the waiters wake with the
+  // outcome.
   void complete(const std::string &Kernel, const ProgramKey &Key,
                 const std::shared_ptr<PendingBuild> &Pending,
                 const std::shared_ptr<const BuiltProgram> &Program, const Status &Failure);

@@ -44,6 +44,11 @@ std::string readVirtualFunctions(const ImageMetadata &Metadata, ImageInfo &Info)
         if (Info.VirtualFunctionSet.empty())
           return "property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
                  "', property 'virtual-functions-set' is empty";
+        if (Info.VirtualFunctionSet.find(',') != std::string::npos)
+          return std::string("property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
+                             "', property 'virtual-functions-set' ('")
+              .append(Info.VirtualFunctionSet)
+              .append("') names more than one set: an image provides one");
       } else if (Name == "dummy-image") {
         Info.DummyImage = std::any_of(Value.begin(), Value.end(), [](uint8_t B) { return B != 0; });
       } else if (Name == "uses-virtual-functions-set") {
@@ -51,8 +56,12 @@ std::string readVirtualFunctions(const ImageMetadata &Metadata, ImageInfo &Info)
         size_t Start = 0;
         while (Start <= Sets.size()) {
           const size_t Comma = std::min(Sets.find(',', Start), Sets.size());
-          if (Comma > Start)
-            Info.UsesVirtualFunctionSets.push_back(Sets.substr(Start, Comma - Start));
+          if (Comma == Start)
+            return std::string("property set '" PI_PROPERTY_SET_VIRTUAL_FUNCTIONS
+                               "', property 'uses-virtual-functions-set' ('")
+                .append(Sets)
+                .append("') lists an empty set name");
+          Info.UsesVirtualFunctionSets.push_back(Sets.substr(Start, Comma - Start));
           Start = Comma + 1;
         }
       }
@@ -68,7 +77,10 @@ std::string readVirtualFunctions(const ImageMetadata &Metadata, ImageInfo &Info)
   if (auto Set = Metadata.RawSets.find("DGLINK/kernel aspects"); Set != Metadata.RawSets.end())
     for (const auto &[Kernel, Value] : Set->second)
       if (std::string Problem = decodeAspects(Value, Info.KernelAspects[Kernel]); !Problem.empty())
-        return "property set 'DGLINK/kernel aspects', property '" + Kernel + "' " + Problem;
+        return std::string("property set 'DGLINK/kernel aspects', property '")
+            .append(Kernel)
+            .append("' ")
+            .append(Problem);
   return "";
 }
 
@@ -211,9 +223,16 @@ Expected<std::shared_ptr<Module>> moduleFromBundle(const Bundle &Input, const st
     std::string Problem;
     Result->Images.push_back(
         indexImage(Binary, std::move(Metadata), Name, I, Input.Images[I].Name, Problem));
-    if (!Problem.empty())
-      return Status{PI_ERROR_INVALID_BINARY, Name + ": image " + std::to_string(I) + " ('" +
-                                                 Input.Images[I].Name + "'): " + Problem};
+    if (!Problem.empty()) {
+      std::string Message = Name;
+      Message += ": image ";
+      Message += std::to_string(I);
+      Message += " ('";
+      Message += Input.Images[I].Name;
+      Message += "'): ";
+      Message += Problem;
+      return Status{PI_ERROR_INVALID_BINARY, std::move(Message)};
+    }
   }
   return Result;
 }

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <unordered_map>
@@ -76,6 +77,8 @@ struct Runtime::Impl {
   detail::ImageRegistry Registry;
   detail::ProgramCache Cache;
   std::mutex TraitsMutex;
+  // Held by a build of a kernel whose image uses virtual-function sets (getOrBuild).
+  std::mutex SetBuildsMutex;
   std::unordered_map<pi_device, std::shared_ptr<const detail::DeviceTraits>> Traits;
   std::atomic<uint64_t> Hits{0}, Builds{0}, Links{0}, Waits{0}, Failures{0};
   std::atomic<uint64_t> PersistentHits{0}, PersistentStores{0}, PersistentRejected{0};
@@ -98,6 +101,20 @@ struct Runtime::Impl {
 
   Expected<ModuleId> add(std::shared_ptr<detail::Module> Module) {
     return Registry.add(std::move(Module));
+  }
+
+  // Whether the image of Kernel (in Module, 0: any) uses virtual-function sets. Never
+  // throws: the caller owns a pending build that must be completed.
+  static bool usesVirtualFunctionSets(const detail::RegistrySnapshot &Snapshot,
+                                      const detail::DeviceTraits &DeviceTraits,
+                                      const std::string &Kernel, ModuleId Module) noexcept {
+    try {
+      Expected<detail::KernelImage> Holder =
+          detail::findKernelImage(Snapshot, DeviceTraits, Kernel, Module);
+      return Holder && !Holder->Image->Info.UsesVirtualFunctionSets.empty();
+    } catch (...) {
+      return false; // the build reports what is wrong
+    }
   }
 
   // Builds Kernel's images for Request as the owner of Pending.
@@ -219,6 +236,19 @@ struct Runtime::Impl {
       if (!Waited)
         return Waited.status();
       return detail::Access::program(std::move(*Waited));
+    }
+    // Kernels that share virtual-function sets share one program: an object constructed
+    // by one kernel holds vtable addresses into its program. So their builds take turns,
+    // and one whose kernel a program made meanwhile holds (another kernel's build, which
+    // collected this kernel's image too) takes that program instead of making a second.
+    std::unique_lock<std::mutex> SharingSets(SetBuildsMutex, std::defer_lock);
+    if (usesVirtualFunctionSets(*Snapshot, **DeviceTraits, Request.Kernel, Key.Module)) {
+      SharingSets.lock();
+      if (std::shared_ptr<const detail::BuiltProgram> Taken = Cache.built(Request.Kernel, Key)) {
+        ++Hits;
+        Cache.complete(Request.Kernel, Key, Found.Pending, Taken, Status{});
+        return detail::Access::program(std::move(Taken));
+      }
     }
     // This thread builds; whatever happens, the waiters must hear of it.
     Expected<std::shared_ptr<const detail::BuiltProgram>> Built =

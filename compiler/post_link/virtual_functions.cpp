@@ -32,6 +32,63 @@ std::vector<std::string> splitSets(StringRef Text) {
   return Result;
 }
 
+// A list of sets as an attribute or annotation writes it (comma-separated) into Sets:
+// "" or what is wrong with it. Every name must be non-empty (blanks around it do not
+// count) and named once.
+std::string parseSetList(StringRef Text, std::vector<std::string> &Sets) {
+  llvm::SmallVector<StringRef, 4> Parts;
+  Text.split(Parts, ',', -1, /*KeepEmpty=*/true);
+  for (StringRef Part : Parts) {
+    const StringRef Name = Part.trim();
+    if (Name.empty())
+      return Text.trim().empty() ? "names no set" : "has an empty set name";
+    if (std::find(Sets.begin(), Sets.end(), Name.str()) != Sets.end())
+      return "names set '" + Name.str() + "' twice";
+    Sets.push_back(Name.str());
+  }
+  return "";
+}
+
+std::string joinSets(const std::vector<std::string> &Sets) {
+  std::string Joined;
+  for (const std::string &Set : Sets)
+    Joined += (Joined.empty() ? "" : ",") + Set;
+  return Joined;
+}
+
+// Checks the attributes of F, whether written as DPC++'s IR attributes or made from the
+// annotations, and rewrites them without blanks.
+llvm::Error checkVirtualFunctionAttributes(llvm::Function &F) {
+  const std::string Name = F.getName().str();
+  if (F.hasFnAttribute(IndirectlyCallableAttribute)) {
+    const StringRef Value = F.getFnAttribute(IndirectlyCallableAttribute).getValueAsString();
+    std::vector<std::string> Sets;
+    if (std::string Problem = parseSetList(Value, Sets); !Problem.empty())
+      return makeError("function '{}': attribute \"{}\"=\"{}\" {}: it must name exactly one set",
+                       Name, IndirectlyCallableAttribute, Value.str(), Problem);
+    if (Sets.size() != 1)
+      return makeError("function '{}': attribute \"{}\"=\"{}\" names {} sets: a function "
+                       "belongs to exactly one set",
+                       Name, IndirectlyCallableAttribute, Value.str(), Sets.size());
+    if (isKernel(F))
+      return makeError("kernel '{}' cannot be indirectly callable (set '{}')", Name, Sets[0]);
+    F.addFnAttr(IndirectlyCallableAttribute, Sets[0]);
+  }
+  if (F.hasFnAttribute(CallsIndirectlyAttribute)) {
+    const StringRef Value = F.getFnAttribute(CallsIndirectlyAttribute).getValueAsString();
+    std::vector<std::string> Sets;
+    if (std::string Problem = parseSetList(Value, Sets); !Problem.empty())
+      return makeError("function '{}': attribute \"{}\"=\"{}\" {}: it must name one or more "
+                       "sets, each once",
+                       Name, CallsIndirectlyAttribute, Value.str(), Problem);
+    if (!isKernel(F))
+      return makeError("function '{}' is not a kernel: calls-indirectly is a kernel attribute",
+                       Name);
+    F.addFnAttr(CallsIndirectlyAttribute, joinSets(Sets));
+  }
+  return llvm::Error::success();
+}
+
 bool usesType(const llvm::Type *Type, bool (*Is)(const llvm::Type *)) {
   if (Type == nullptr)
     return false;
@@ -273,20 +330,46 @@ llvm::Error normalizeVirtualFunctionAnnotations(llvm::Module &M) {
         const StringRef Value =
             Text.drop_front(Callable ? StringRef(IndirectlyCallableAnnotation).size()
                                      : StringRef(CallsIndirectlyAnnotation).size());
-        const std::vector<std::string> Sets = splitSets(Value);
-        if (Sets.empty() || (Callable && Sets.size() != 1))
-          return makeError("function '{}': annotation '{}' must name {} (got '{}')",
-                           F->getName().str(), Text.str(),
-                           Callable ? "exactly one set" : "at least one set", Value.str());
+        std::vector<std::string> Sets;
+        if (std::string Problem = parseSetList(Value, Sets); !Problem.empty())
+          return makeError("function '{}': annotation '{}' {}: it must name {}", F->getName().str(),
+                           Text.str(), Problem,
+                           Callable ? "exactly one set" : "one or more sets, each once");
+        if (Callable && Sets.size() != 1)
+          return makeError("function '{}': annotation '{}' names {} sets: a function belongs "
+                           "to exactly one set",
+                           F->getName().str(), Text.str(), Sets.size());
         if (Callable && isKernel(*F))
-          return makeError("kernel '{}' cannot be indirectly callable", F->getName().str());
+          return makeError("kernel '{}' cannot be indirectly callable (set '{}')",
+                           F->getName().str(), Sets[0]);
         if (Calls && !isKernel(*F))
           return makeError("function '{}' is not a kernel: calls-indirectly is a kernel attribute",
                            F->getName().str());
-        std::string Joined;
-        for (const std::string &Set : Sets)
-          Joined += (Joined.empty() ? "" : ",") + Set;
-        F->addFnAttr(Callable ? IndirectlyCallableAttribute : CallsIndirectlyAttribute, Joined);
+        if (Callable && F->hasFnAttribute(IndirectlyCallableAttribute)) {
+          // Two annotations, or an annotation and DPC++'s attribute: one set only.
+          const std::string Before =
+              F->getFnAttribute(IndirectlyCallableAttribute).getValueAsString().trim().str();
+          if (Before != Sets[0])
+            return makeError("function '{}' is put into two sets, '{}' and '{}': a function "
+                             "belongs to exactly one set",
+                             F->getName().str(), Before, Sets[0]);
+        }
+        if (Calls && F->hasFnAttribute(CallsIndirectlyAttribute)) {
+          // Several annotations on one kernel: the union, each set still named once.
+          std::vector<std::string> Before;
+          if (std::string Problem = parseSetList(
+                  F->getFnAttribute(CallsIndirectlyAttribute).getValueAsString(), Before);
+              Problem.empty()) {
+            for (const std::string &Set : Sets)
+              if (std::find(Before.begin(), Before.end(), Set) != Before.end())
+                return makeError("kernel '{}' names set '{}' twice in calls-indirectly",
+                                 F->getName().str(), Set);
+            Before.insert(Before.end(), Sets.begin(), Sets.end());
+            Sets = std::move(Before);
+          }
+        }
+        F->addFnAttr(Callable ? IndirectlyCallableAttribute : CallsIndirectlyAttribute,
+                     joinSets(Sets));
       }
       if (Kept.size() != Array->getNumOperands()) {
         const std::string Name = Annotations->getName().str();
@@ -309,6 +392,10 @@ llvm::Error normalizeVirtualFunctionAnnotations(llvm::Module &M) {
       }
     }
   }
+  // Whatever wrote them: one set per function, no empty or repeated set names.
+  for (llvm::Function &F : M)
+    if (llvm::Error Failure = checkVirtualFunctionAttributes(F))
+      return Failure;
   // Plain clang marks no call site: in device code a call through a pointer can only
   // be a virtual call (OpenCL has no function pointers without the clang extension
   // that C++ for OpenCL's virtual functions need), so every one gets the marker.
@@ -466,13 +553,9 @@ std::vector<BundlePropertySet> virtualFunctionPropertySets(const SplitImage &Ima
             BundleProperty::byteArray(F.getName().str(), encode(Aspects)));
       }
     }
-    if (!Used.empty()) {
-      std::string Joined;
-      for (const std::string &Set : Used)
-        Joined += (Joined.empty() ? "" : ",") + Set;
-      Functions.Properties.push_back(
-          BundleProperty::string(UsesVirtualFunctionsSetProperty, Joined));
-    }
+    if (!Used.empty())
+      Functions.Properties.push_back(BundleProperty::string(UsesVirtualFunctionsSetProperty,
+                                                            joinSets({Used.begin(), Used.end()})));
     if (!Union.empty())
       Requirements.Properties.push_back(BundleProperty::byteArray(AspectsProperty, encode(Union)));
   }

@@ -7,15 +7,50 @@
 // kept apart in the caches.
 #include "runtime_fixture.h"
 
+#include <dglink/compiler/bundle.h>
+
+#include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dglink::runtime {
 namespace {
 
 constexpr uint32_t Fp64 = 6;
+
+// The runtime tests' virtual_functions bundle with Edit applied to every image whose name
+// is Image (one per target), as bytes to register.
+std::vector<uint8_t> editedBundle(const std::string &Image,
+                                  const std::function<void(BundleImage &)> &Edit) {
+  Bundle Edited;
+  if (readBundleFile(testing::testBundlePath("virtual_functions"), Edited) != PI_SUCCESS)
+    return {};
+  for (BundleImage &Each : Edited.Images)
+    if (Each.Name == Image)
+      Edit(Each);
+  return writeBundle(Edited);
+}
+
+// Sets property Name of set SetName of Image to Value (adding the set or the property).
+void setProperty(BundleImage &Image, const std::string &SetName, BundleProperty Value) {
+  auto Set = std::find_if(Image.PropertySets.begin(), Image.PropertySets.end(),
+                          [&](const BundlePropertySet &S) { return S.Name == SetName; });
+  if (Set == Image.PropertySets.end())
+    Set = Image.PropertySets.insert(Image.PropertySets.end(), BundlePropertySet{SetName, {}});
+  auto Property = std::find_if(Set->Properties.begin(), Set->Properties.end(),
+                               [&](const BundleProperty &P) { return P.Name == Value.Name; });
+  if (Property == Set->Properties.end())
+    Set->Properties.push_back(std::move(Value));
+  else
+    *Property = std::move(Value);
+}
 
 // Sets DGLINK_FORCE_ASPECTS_OFF for its lifetime (a Runtime reads it when it first asks
 // a device for its traits).
@@ -246,6 +281,120 @@ TEST_P(RuntimeVirtualFunctions, PersistentCacheKeepsRealAndDummyBuildsApart) {
   EXPECT_EQ(AfterReal, 1u);
   if (deviceHasFp64()) {
     EXPECT_EQ(AfterDummy, 2u) << "the dummy build must not reuse the real build's entry";
+  }
+}
+
+TEST_P(RuntimeVirtualFunctions, KernelsSharingSetsRacingForTheirFirstProgramGetOneProgram) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  // Every kernel of the bundle at once, each first request of its kernel: objects built
+  // by one kernel hold vtable addresses into its program, so all must get the same one.
+  const std::vector<std::string> Names = {"vf_construct",     "vf_use",       "vf2_construct",
+                                          "vf2_call_regular", "vf_construct", "vf_use"};
+  for (int Round = 0; Round < 3; ++Round) {
+    Runtime Fresh(testing::countingTable());
+    ASSERT_TRUE(Fresh.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+    std::vector<std::optional<Expected<Kernel>>> Kernels(Names.size());
+    std::mutex Mutex;
+    std::condition_variable Start;
+    bool Go = false;
+    std::vector<std::thread> Workers;
+    for (size_t I = 0; I < Names.size(); ++I)
+      Workers.emplace_back([&, I] {
+        {
+          std::unique_lock<std::mutex> Lock(Mutex);
+          Start.wait(Lock, [&] { return Go; });
+        }
+        Kernels[I].emplace(Fresh.createKernel(request(Names[I])));
+      });
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Go = true;
+    }
+    Start.notify_all();
+    for (std::thread &Worker : Workers)
+      Worker.join();
+    for (size_t I = 0; I < Names.size(); ++I) {
+      ASSERT_TRUE(Kernels[I].has_value() && Kernels[I]->ok())
+          << Names[I] << ": " << (Kernels[I] ? Kernels[I]->status().Message : "no result");
+      EXPECT_EQ((*Kernels[I])->program().get(), (*Kernels[0])->program().get())
+          << "round " << Round << ": " << Names[I] << " got a program of its own";
+    }
+    EXPECT_EQ(Fresh.cacheStats().Builds, 1u) << "round " << Round;
+    EXPECT_EQ(Fresh.cacheStats().Programs, 1u) << "round " << Round;
+  }
+}
+
+TEST_P(RuntimeVirtualFunctions, UnknownForcedOffAspectIsAnErrorNamingIt) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);
+  ForceAspectsOff Off("fp64,fp63");
+  Runtime Forced(testing::countingTable());
+  ASSERT_TRUE(Forced.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+  // A typo must not leave every aspect on and the test passing for the wrong reason.
+  EXPECT_STATUS(PI_ERROR_INVALID_VALUE,
+                "DGLINK_FORCE_ASPECTS_OFF='fp64,fp63': unknown aspect 'fp63' (known: fp16, "
+                "fp64, atomic64)",
+                Forced.planLink(Device, "vf_use").status());
+  EXPECT_STATUS(PI_ERROR_INVALID_VALUE, "unknown aspect 'fp63'",
+                Forced.createKernel(request("vf_use")).status());
+}
+
+TEST_P(RuntimeVirtualFunctions, KernelNeedingAnAspectDglinkDoesNotKnowIsRefusedNamingIt) {
+  if (!testing::testBundlesMissingReason().empty())
+    GTEST_SKIP() << testing::testBundlesMissingReason();
+  const std::vector<uint8_t> Bytes = editedBundle("virtual_functions", [](BundleImage &Image) {
+    setProperty(Image, "DGLINK/kernel aspects", BundleProperty::byteArray("vf_use", {99, 0, 0, 0}));
+  });
+  ASSERT_FALSE(Bytes.empty());
+  ASSERT_TRUE(Rt->registerBundle(Bytes.data(), Bytes.size(), "edited.bundle").ok());
+  testing::piCalls().reset();
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION,
+                "kernel 'vf_use' requires aspect 99 (a sycl::aspect dglink does not know, so no "
+                "device has it), which device '",
+                Rt->createKernel(request("vf_use")).status());
+  EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+}
+
+TEST(RuntimeVirtualFunctionsRegistry, MalformedPropertiesAreRefusedNamingTheImageAndProperty) {
+  if (!testing::testBundlesMissingReason().empty())
+    GTEST_SKIP() << testing::testBundlesMissingReason();
+  struct Case {
+    std::string Image;
+    std::string Set;
+    BundleProperty Property;
+    std::string Expected;
+  };
+  const std::string SetImage = "virtual_functions [virtual functions set_fp64]";
+  const std::vector<Case> Cases = {
+      {SetImage, "SYCL/virtual functions", BundleProperty::string("virtual-functions-set", ""),
+       "property 'virtual-functions-set' is empty"},
+      {SetImage, "SYCL/virtual functions",
+       BundleProperty::string("virtual-functions-set", "set_fp64,other"),
+       "property 'virtual-functions-set' ('set_fp64,other') names more than one set"},
+      {SetImage, "SYCL/device requirements", BundleProperty::byteArray("aspects", {6, 0, 0}),
+       "property set 'SYCL/device requirements', property 'aspects' is 3 bytes, not a list of "
+       "uint32 aspects"},
+      {"virtual_functions", "DGLINK/kernel aspects",
+       BundleProperty::byteArray("vf_use_fp64", {6, 0, 0, 0, 1}),
+       "property set 'DGLINK/kernel aspects', property 'vf_use_fp64' is 5 bytes"},
+      {"virtual_functions", "SYCL/virtual functions",
+       BundleProperty::string("uses-virtual-functions-set", "_ZTSv,,set_fp64"),
+       "property 'uses-virtual-functions-set' ('_ZTSv,,set_fp64') lists an empty set name"},
+      {"virtual_functions", "SYCL/virtual functions",
+       BundleProperty::string("uses-virtual-functions-set", "_ZTSv,"), "lists an empty set name"},
+  };
+  for (const Case &C : Cases) {
+    const std::vector<uint8_t> Bytes =
+        editedBundle(C.Image, [&C](BundleImage &Image) { setProperty(Image, C.Set, C.Property); });
+    ASSERT_FALSE(Bytes.empty());
+    Runtime Rt(testing::countingTable());
+    Expected<ModuleId> Id = Rt.registerBundle(Bytes.data(), Bytes.size(), "edited.bundle");
+    ASSERT_FALSE(Id.ok()) << C.Expected;
+    EXPECT_STATUS(PI_ERROR_INVALID_BINARY, "edited.bundle: image ", Id.status());
+    EXPECT_STATUS(PI_ERROR_INVALID_BINARY, "('" + C.Image + "')", Id.status());
+    EXPECT_STATUS(PI_ERROR_INVALID_BINARY, C.Expected, Id.status());
+    EXPECT_TRUE(Rt.images().empty());
   }
 }
 

@@ -102,5 +102,131 @@ TEST(ShimVirtualFunctions, VirtualCallWithoutCallsIndirectlyIsAnError) {
   EXPECT_NE(Message.find("has no calls-indirectly attribute"), std::string::npos) << Message;
 }
 
+// ---- Malformed set names, in annotations and in DPC++'s attributes ----
+
+// IR with a function @f, a kernel @k and the annotations (target, text) clang would emit
+// for the macros of dglink/virtual_functions.h; FunctionAttributes / KernelAttributes are
+// written as they are (DPC++'s attributes).
+std::string annotatedIr(const std::vector<std::pair<std::string, std::string>> &Annotations,
+                        const std::string &FunctionAttributes = "",
+                        const std::string &KernelAttributes = "") {
+  std::string Text = "target triple = \"spir64-unknown-unknown\"\n";
+  std::string Entries;
+  for (size_t I = 0; I < Annotations.size(); ++I) {
+    const std::string &Value = Annotations[I].second;
+    Text += "@.str" + std::to_string(I) + " = private unnamed_addr constant [" +
+            std::to_string(Value.size() + 1) + " x i8] c\"" + Value +
+            "\\00\", section \"llvm.metadata\"\n";
+    Entries += std::string(I == 0 ? "" : ", ") + "{ ptr, ptr, ptr, i32, ptr } { ptr @" +
+               Annotations[I].first + ", ptr @.str" + std::to_string(I) +
+               ", ptr null, i32 0, ptr null }";
+  }
+  if (!Annotations.empty())
+    Text += "@llvm.global.annotations = appending global [" + std::to_string(Annotations.size()) +
+            " x { ptr, ptr, ptr, i32, ptr }] [" + Entries + "], section \"llvm.metadata\"\n";
+  Text += "define spir_func i32 @f(i32 %x) #0 {\n  ret i32 %x\n}\n"
+          "define spir_kernel void @k(ptr addrspace(1) %out) #1 {\n  ret void\n}\n"
+          "attributes #0 = { " +
+          (FunctionAttributes.empty() ? std::string("nounwind") : FunctionAttributes) +
+          " }\nattributes #1 = { " +
+          (KernelAttributes.empty() ? std::string("nounwind") : KernelAttributes) + " }\n";
+  return Text;
+}
+
+// The error normalizeVirtualFunctionAnnotations gives for IR, or "" if it accepts it.
+std::string normalizeError(const std::string &Ir) {
+  llvm::LLVMContext Context;
+  std::unique_ptr<llvm::Module> M = test::parse(Context, Ir);
+  if (!M)
+    return "the test's IR does not parse";
+  if (llvm::Error Failure = normalizeVirtualFunctionAnnotations(*M))
+    return llvm::toString(std::move(Failure));
+  return "";
+}
+
+TEST(ShimVirtualFunctions, MalformedSetNamesInAnnotationsAreErrorsNamingTheFunction) {
+  const std::string Callable = "dglink_indirectly_callable:";
+  const std::string Calls = "dglink_calls_indirectly:";
+  struct Case {
+    std::vector<std::pair<std::string, std::string>> Annotations;
+    std::vector<std::string> Expected; // fragments of the message
+  };
+  const std::vector<Case> Cases = {
+      {{{"f", Callable}}, {"function 'f'", "names no set", "exactly one set"}},
+      {{{"f", Callable + " "}}, {"function 'f'", "names no set"}},
+      {{{"f", Callable + "a,b"}}, {"function 'f'", "names 2 sets"}},
+      {{{"f", Callable + "a"}, {"f", Callable + "b"}},
+       {"function 'f' is put into two sets, 'a' and 'b'"}},
+      {{{"k", Calls}}, {"function 'k'", "names no set"}},
+      {{{"k", Calls + "a,,b"}}, {"function 'k'", "has an empty set name"}},
+      {{{"k", Calls + "a,"}}, {"function 'k'", "has an empty set name"}},
+      {{{"k", Calls + "a, a"}}, {"function 'k'", "names set 'a' twice"}},
+      {{{"k", Calls + "a"}, {"k", Calls + "a"}}, {"kernel 'k' names set 'a' twice"}},
+      {{{"k", Callable + "a"}}, {"kernel 'k' cannot be indirectly callable (set 'a')"}},
+      {{{"f", Calls + "a"}}, {"function 'f' is not a kernel"}},
+  };
+  for (const Case &C : Cases) {
+    const std::string Message = normalizeError(annotatedIr(C.Annotations));
+    ASSERT_FALSE(Message.empty()) << C.Annotations.back().second;
+    for (const std::string &Fragment : C.Expected)
+      EXPECT_NE(Message.find(Fragment), std::string::npos)
+          << "annotation '" << C.Annotations.back().second << "': " << Message;
+  }
+}
+
+TEST(ShimVirtualFunctions, AnnotationsBecomeTrimmedAttributesAndSeveralCallsIndirectlyJoin) {
+  llvm::LLVMContext Context;
+  std::unique_ptr<llvm::Module> M =
+      test::parse(Context, annotatedIr({{"f", "dglink_indirectly_callable: set_a "},
+                                        {"f", "dglink_indirectly_callable:set_a"},
+                                        {"k", "dglink_calls_indirectly: set_a , set_b"},
+                                        {"k", "dglink_calls_indirectly:set_c"}}));
+  ASSERT_NE(M, nullptr);
+  ASSERT_FALSE(static_cast<bool>(normalizeVirtualFunctionAnnotations(*M)));
+  EXPECT_EQ(M->getFunction("f")->getFnAttribute(IndirectlyCallableAttribute).getValueAsString(),
+            "set_a");
+  EXPECT_EQ(M->getFunction("k")->getFnAttribute(CallsIndirectlyAttribute).getValueAsString(),
+            "set_a,set_b,set_c");
+  // The annotations are gone.
+  EXPECT_EQ(M->getNamedGlobal("llvm.global.annotations"), nullptr);
+}
+
+TEST(ShimVirtualFunctions, MalformedDpcppAttributesAreErrorsNamingTheFunctionAndTheValue) {
+  struct Case {
+    std::string FunctionAttributes, KernelAttributes;
+    std::vector<std::string> Expected;
+  };
+  const std::vector<Case> Cases = {
+      {"\"indirectly-callable\"=\"\"",
+       "",
+       {"function 'f'", "\"indirectly-callable\"=\"\"", "names no set"}},
+      {"\"indirectly-callable\"=\"a,b\"", "", {"function 'f'", "names 2 sets"}},
+      {"",
+       "\"calls-indirectly\"=\"a,,b\"",
+       {"function 'k'", "\"calls-indirectly\"=\"a,,b\"", "has an empty set name"}},
+      {"", "\"calls-indirectly\"=\"b,a,b\"", {"function 'k'", "names set 'b' twice"}},
+      {"", "\"indirectly-callable\"=\"a\"", {"kernel 'k' cannot be indirectly callable"}},
+      {"\"calls-indirectly\"=\"a\"", "", {"function 'f' is not a kernel"}},
+  };
+  for (const Case &C : Cases) {
+    const std::string Message =
+        normalizeError(annotatedIr({}, C.FunctionAttributes, C.KernelAttributes));
+    ASSERT_FALSE(Message.empty()) << C.FunctionAttributes << C.KernelAttributes;
+    for (const std::string &Fragment : C.Expected)
+      EXPECT_NE(Message.find(Fragment), std::string::npos)
+          << C.FunctionAttributes << C.KernelAttributes << ": " << Message;
+  }
+  // Well-formed ones are kept, without the blanks.
+  llvm::LLVMContext Context;
+  std::unique_ptr<llvm::Module> M = test::parse(
+      Context, annotatedIr({}, "\"indirectly-callable\"=\" a \"", "\"calls-indirectly\"=\"a, b\""));
+  ASSERT_NE(M, nullptr);
+  ASSERT_FALSE(static_cast<bool>(normalizeVirtualFunctionAnnotations(*M)));
+  EXPECT_EQ(M->getFunction("f")->getFnAttribute(IndirectlyCallableAttribute).getValueAsString(),
+            "a");
+  EXPECT_EQ(M->getFunction("k")->getFnAttribute(CallsIndirectlyAttribute).getValueAsString(),
+            "a,b");
+}
+
 } // namespace
 } // namespace dglink::shim
