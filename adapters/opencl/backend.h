@@ -91,6 +91,9 @@ public:
   ClPlatform *Platform = nullptr;
   bool ConsumesSpir = false;  // cl_khr_spir: SPIR bitcode loads with clCreateProgramWithBinary
   bool ConsumesSpirV = false; // CL_DEVICE_IL_VERSION names SPIR-V
+  // OpenCL 3.0 devices that list OpenCL C 3.0 but not 2.0 (CL_DEVICE_OPENCL_C_ALL_VERSIONS):
+  // an image's -cl-std=CL2.0 is built as -cl-std=CL3.0 there (PoCL 5 refuses CL2.0).
+  bool OpenClC30Not20 = false;
   bool FineGrainSvm = false;
   std::vector<std::string> LinkFormats; // image targets it links (also in the description)
 

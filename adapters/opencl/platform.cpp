@@ -11,6 +11,25 @@
 namespace dglink::opencl {
 namespace {
 
+// Whether the device takes OpenCL C 3.0 and not 2.0 (OpenCL 3.0's version list; an
+// older device has no such query and keeps what its CL_DEVICE_OPENCL_C_VERSION says).
+bool openClC30Not20(cl_device_id Id) {
+  size_t Bytes = 0;
+  if (clGetDeviceInfo(Id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &Bytes) != CL_SUCCESS ||
+      Bytes == 0)
+    return false;
+  std::vector<cl_name_version> Versions(Bytes / sizeof(cl_name_version));
+  if (clGetDeviceInfo(Id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, Bytes, Versions.data(), nullptr) !=
+      CL_SUCCESS)
+    return false;
+  bool Has20 = false, Has30 = false;
+  for (const cl_name_version &Version : Versions) {
+    Has20 = Has20 || CL_VERSION_MAJOR(Version.version) == 2;
+    Has30 = Has30 || CL_VERSION_MAJOR(Version.version) == 3;
+  }
+  return Has30 && !Has20;
+}
+
 template <typename Function> Function resolve(cl_platform_id Platform, const char *Name) {
   return reinterpret_cast<Function>(clGetExtensionFunctionAddressForPlatform(Platform, Name));
 }
@@ -141,6 +160,7 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   const std::string Native = deviceString(Id, CL_DEVICE_EXTENSIONS);
   Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
+  Impl->OpenClC30Not20 = openClC30Not20(Id);
   Impl->LinkFormats = linkFormatsOf(*Impl, D.LinkerAvailable);
   D.LinkFormats = joinWords(Impl->LinkFormats);
   const std::vector<std::string> ImageFormats = imageFormatsOf(*Impl, Platform.Description.Vendor);

@@ -62,6 +62,20 @@ void appendOption(std::string &Options, const std::string &Part) {
   Options += (Options.empty() ? "" : " ") + Part;
 }
 
+// An image compiled for OpenCL C 2.0 (program-scope variables, generic pointers) asks
+// for -cl-std=CL2.0; devices of OpenCL 3.0 that list OpenCL C 3.0 but not 2.0 refuse that
+// option, and take the same features as OpenCL C 3.0.
+void adaptClStd(std::string &Options, const std::vector<_pi_device *> &Devices) {
+  static const std::string From = "-cl-std=CL2.0";
+  const size_t At = Options.find(From);
+  if (At == std::string::npos || Devices.empty())
+    return;
+  for (const _pi_device *Device : Devices)
+    if (!clDevice(*Device).OpenClC30Not20)
+      return;
+  Options.replace(At, From.size(), "-cl-std=CL3.0");
+}
+
 std::vector<cl_device_id> clDevicesOf(const std::vector<_pi_device *> &Devices) {
   std::vector<cl_device_id> Ids;
   Ids.reserve(Devices.size());
@@ -324,6 +338,7 @@ pi_result ClProgram::build(_pi_program &Owner, const std::string &Options, std::
   appendOption(Used, Options);
   appendOption(Used, ImageCompileOptions);
   appendOption(Used, ImageLinkOptions);
+  adaptClStd(Used, Owner.Devices);
   const std::vector<cl_device_id> Ids = clDevicesOf(Owner.Devices);
   const cl_int Error = clBuildProgram(Program, static_cast<cl_uint>(Ids.size()), Ids.data(),
                                       Used.c_str(), nullptr, nullptr);
@@ -345,6 +360,7 @@ pi_result ClProgram::compile(_pi_program &Owner, const std::string &Options, std
   std::string Used = Format == ImageFormat::LlvmBitcode ? SpirCompileOptions : "";
   appendOption(Used, Options);
   appendOption(Used, ImageCompileOptions);
+  adaptClStd(Used, Owner.Devices);
   cl_int Error;
   const char *ClFunction;
   if (Format == ImageFormat::LlvmBitcode) {
