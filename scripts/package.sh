@@ -59,6 +59,10 @@ fi
 # The runtime tests' own bundles (run.sh points them here).
 if [ -d "$build/runtime/tests/device_code" ]; then
   cp -a "$build/runtime/tests/device_code" "$out/tests/runtime_bundles"
+  # The virtual-functions benchmark's bundles (DGLINK_VF_BENCH_BUNDLES).
+  if [ -d "$build/runtime/vf_bench" ]; then
+    cp -a "$build/runtime/vf_bench" "$out/tests/vf_bench"
+  fi
 fi
 # Test-only adapter libraries some unit tests load from beside themselves.
 [ -d "$build/testlib" ] && cp -a "$build/testlib" "$out/"

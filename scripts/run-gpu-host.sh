@@ -17,6 +17,7 @@ export POCL_KERNEL_CACHE=0
 export DGLINK_OPENCL_ADAPTER=$here/lib/libdglink_adapter_opencl.so
 export DGLINK_OPENCL_TEST_DEVICE_CODE=$here/tests/opencl_device_code
 export DGLINK_RUNTIME_TEST_BUNDLES=$here/tests/runtime_bundles
+export DGLINK_VF_BENCH_BUNDLES=$here/tests/vf_bench
 
 # OpenCL platforms: the host's ICD files, plus NVIDIA's OpenCL library when the
 # driver ships it without an ICD file (no root needed: OCL_ICD_VENDORS).

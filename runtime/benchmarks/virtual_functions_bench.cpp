@@ -40,8 +40,12 @@ constexpr size_t WorkItems = 256;
 constexpr uint32_t Calls = 4096;
 constexpr int SetCounts[] = {1, 4, 16};
 
+// The build tree's bundles, or DGLINK_VF_BENCH_BUNDLES where the program was carried
+// elsewhere (scripts/package.sh puts them in tests/vf_bench).
 std::string bundlePath(const std::string &Name) {
-  return std::string(DGLINK_VF_BENCH_BUNDLES) + "/" + Name + ".bundle";
+  const char *Folder = std::getenv("DGLINK_VF_BENCH_BUNDLES");
+  return std::string(Folder != nullptr && *Folder != '\0' ? Folder : DGLINK_VF_BENCH_BUNDLES) +
+         "/" + Name + ".bundle";
 }
 
 std::string setsBundle(int Sets) { return "vf_sets_" + std::to_string(Sets); }
