@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -51,12 +52,53 @@ std::string sizeLabel(double Bytes) {
   return std::to_string(static_cast<long long>(Bytes)) + " B";
 }
 
+// Google Benchmark writes counters it cannot compute as NaN or inf (a rate of 0 bytes),
+// which JSON has no words for: outside strings such a value becomes null.
+std::string withoutNonFiniteNumbers(const std::string &Text) {
+  static const char *const Words[] = {"-Infinity", "Infinity", "-NaN", "NaN",
+                                      "-nan",      "nan",      "-inf", "inf"};
+  std::string Out;
+  Out.reserve(Text.size());
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    const char C = Text[I];
+    if (InString) {
+      Out += C;
+      if (C == '\\' && I + 1 < Text.size())
+        Out += Text[++I];
+      else if (C == '"')
+        InString = false;
+      continue;
+    }
+    if (C == '"') {
+      InString = true;
+      Out += C;
+      continue;
+    }
+    bool Replaced = false;
+    for (const char *Word : Words) {
+      const size_t Length = std::strlen(Word);
+      const size_t End = I + Length;
+      if (Text.compare(I, Length, Word) == 0 &&
+          (End == Text.size() || std::strchr(",]} \t\r\n", Text[End]) != nullptr)) {
+        Out += "null";
+        I = End - 1;
+        Replaced = true;
+        break;
+      }
+    }
+    if (!Replaced)
+      Out += C;
+  }
+  return Out;
+}
+
 // The rows of one input: "<Operation>/<implementation>/<bytes>" with median_us; with
 // repetitions, the median aggregate.
 bool readPanels(const PlotInput &Input, std::vector<Panel> &Panels, std::string &Error) {
   nlohmann::json Data;
   try {
-    Data = nlohmann::json::parse(Input.Json);
+    Data = nlohmann::json::parse(withoutNonFiniteNumbers(Input.Json));
   } catch (const nlohmann::json::exception &Problem) {
     Error = "'" + Input.Name + "' is not JSON: " + Problem.what();
     return false;

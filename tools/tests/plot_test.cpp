@@ -44,6 +44,22 @@ TEST(Plot, DrawsEveryImplementationPerOperation) {
   EXPECT_NE(Svg.find("dglink 1 MiB: 40.40 us"), std::string::npos);
 }
 
+// Google Benchmark writes a counter it cannot compute as NaN (a rate of 0 bytes): the
+// file is still read, and a "NaN" inside a string stays text.
+TEST(Plot, ReadsGoogleBenchmarksNaNCounters) {
+  std::string Json = sample();
+  ASSERT_FALSE(Json.empty()) << DGLINK_PLOT_SAMPLE;
+  const size_t At = Json.find("\"benchmarks\"");
+  ASSERT_NE(At, std::string::npos);
+  Json.insert(Json.find('[', At) + 1,
+              "{\"name\": \"Lookup/NaN/0\", \"run_name\": \"Lookup/NaN/0\", "
+              "\"bytes_per_second\": NaN, \"other\": -inf},");
+  std::string Svg;
+  std::string Error;
+  ASSERT_TRUE(plotBenchmarks({{"nan.json", Json}}, Svg, Error)) << Error;
+  EXPECT_EQ(count(Svg, "<polyline"), 6U);
+}
+
 TEST(Plot, RunWritesTheFile) {
   const std::string Output = std::string(DGLINK_PLOT_OUTPUT_DIR) + "/plot_test.svg";
   ASSERT_EQ(dglink::tools::runPlot({DGLINK_PLOT_SAMPLE}, Output), 0);
