@@ -102,7 +102,10 @@ protected:
 template <typename T, typename Query, typename Object, typename Name>
 T clInfo(Query Function, Object Handle, Name Param) {
   T Value{};
-  EXPECT_EQ(Function(Handle, Param, sizeof(T), &Value, nullptr), CL_SUCCESS);
+  // T is often a handle (a pointer): its size is what the query writes.
+  EXPECT_EQ(
+      Function(Handle, Param, sizeof(T), &Value, nullptr), // NOLINT(bugprone-sizeof-expression)
+      CL_SUCCESS);
   return Value;
 }
 
@@ -116,9 +119,9 @@ void checkOpenCl(const Natives &N, const std::string &DeviceName) {
   ASSERT_EQ(clGetDeviceInfo(Device, CL_DEVICE_NAME, sizeof(Name) - 1, Name, nullptr), CL_SUCCESS);
   EXPECT_EQ(DeviceName, Name);
   cl_device_id ContextDevice = nullptr;
-  ASSERT_EQ(
-      clGetContextInfo(Context, CL_CONTEXT_DEVICES, sizeof(ContextDevice), &ContextDevice, nullptr),
-      CL_SUCCESS);
+  const size_t DeviceBytes = sizeof(ContextDevice); // NOLINT(bugprone-sizeof-expression)
+  ASSERT_EQ(clGetContextInfo(Context, CL_CONTEXT_DEVICES, DeviceBytes, &ContextDevice, nullptr),
+            CL_SUCCESS);
   EXPECT_EQ(ContextDevice, Device);
   const auto Queue = reinterpret_cast<cl_command_queue>(N.Queue);
   EXPECT_EQ(clInfo<cl_context>(clGetCommandQueueInfo, Queue, CL_QUEUE_CONTEXT), Context);
@@ -333,7 +336,8 @@ TEST_P(NativeHandles, BadArgumentsGetUrCodes) {
     const char *Message = nullptr;
     int32_t Code = 0;
     ur_adapter_handle_t Adapter = nullptr;
-    ASSERT_EQ(urPlatformGetInfo(asUr(Platform), UR_PLATFORM_INFO_ADAPTER, sizeof(Adapter), &Adapter,
+    const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+    ASSERT_EQ(urPlatformGetInfo(asUr(Platform), UR_PLATFORM_INFO_ADAPTER, AdapterBytes, &Adapter,
                                 nullptr),
               UR_RESULT_SUCCESS);
     ASSERT_EQ(urAdapterGetLastError(Adapter, &Message, &Code), UR_RESULT_SUCCESS);
