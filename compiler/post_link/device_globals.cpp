@@ -79,25 +79,30 @@ llvm::Error normalizeDeviceGlobalAnnotations(llvm::Module &M) {
     return llvm::Error::success();
   // The entries go: they would keep every device global alive in every split image,
   // and the SPIR-V translator would turn them into UserSemantic decorations.
+  keepAnnotations(M, Annotations, Kept);
+  return llvm::Error::success();
+}
+
+void keepAnnotations(llvm::Module &M, llvm::GlobalVariable *Annotations,
+                     const std::vector<llvm::Constant *> &Kept) {
+  auto *Array = llvm::cast<llvm::ConstantArray>(Annotations->getInitializer());
   const std::string Name = Annotations->getName().str();
   const std::string Section = Annotations->getSection().str();
+  llvm::Type *Element = Array->getType()->getElementType();
   Annotations->eraseFromParent();
   if (!Kept.empty()) {
-    auto *Type = llvm::ArrayType::get(Array->getType()->getElementType(), Kept.size());
+    auto *Type = llvm::ArrayType::get(Element, Kept.size());
     auto *Replacement =
         new llvm::GlobalVariable(M, Type, false, llvm::GlobalValue::AppendingLinkage,
                                  llvm::ConstantArray::get(Type, Kept), Name);
     Replacement->setSection(Section);
   }
-  // The strings the erased entries pointed at, and the constant expressions that
-  // pointed at the variables.
   for (auto It = M.global_begin(); It != M.global_end();) {
     llvm::GlobalVariable &Global = *It++;
     Global.removeDeadConstantUsers();
     if (Global.getSection() == "llvm.metadata" && Global.hasPrivateLinkage() && Global.use_empty())
       Global.eraseFromParent();
   }
-  return llvm::Error::success();
 }
 
 bool isDeviceGlobal(const llvm::GlobalVariable &Variable) {

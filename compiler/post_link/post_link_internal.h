@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace dglink::shim {
 
@@ -31,6 +32,12 @@ llvm::Error makeError(fmt::format_string<Args...> Format, Args &&...Arguments) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  fmt::format(Format, std::forward<Args>(Arguments)...));
 }
+
+// Replaces llvm.global.annotations by the entries of Kept (none: no array at all), then
+// erases the strings the dropped entries pointed at (private llvm.metadata globals no
+// longer used) and the constant expressions that pointed at annotated globals.
+void keepAnnotations(llvm::Module &M, llvm::GlobalVariable *Annotations,
+                     const std::vector<llvm::Constant *> &Kept);
 
 bool isDeviceGlobal(const llvm::GlobalVariable &Variable);
 llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variable);

@@ -371,25 +371,8 @@ llvm::Error normalizeVirtualFunctionAnnotations(llvm::Module &M) {
         F->addFnAttr(Callable ? IndirectlyCallableAttribute : CallsIndirectlyAttribute,
                      joinSets(Sets));
       }
-      if (Kept.size() != Array->getNumOperands()) {
-        const std::string Name = Annotations->getName().str();
-        const std::string Section = Annotations->getSection().str();
-        Annotations->eraseFromParent();
-        if (!Kept.empty()) {
-          auto *Type = llvm::ArrayType::get(Array->getType()->getElementType(), Kept.size());
-          auto *Replacement =
-              new llvm::GlobalVariable(M, Type, false, llvm::GlobalValue::AppendingLinkage,
-                                       llvm::ConstantArray::get(Type, Kept), Name);
-          Replacement->setSection(Section);
-        }
-        for (auto It = M.global_begin(); It != M.global_end();) {
-          llvm::GlobalVariable &Global = *It++;
-          Global.removeDeadConstantUsers();
-          if (Global.getSection() == "llvm.metadata" && Global.hasPrivateLinkage() &&
-              Global.use_empty())
-            Global.eraseFromParent();
-        }
-      }
+      if (Kept.size() != Array->getNumOperands())
+        keepAnnotations(M, Annotations, Kept);
     }
   }
   // Whatever wrote them: one set per function, no empty or repeated set names.
