@@ -105,11 +105,6 @@ HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
 
 HostCopyPool::~HostCopyPool() { stop(); }
 
-unsigned HostCopyPool::runningWorkers() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  return static_cast<unsigned>(Workers.size());
-}
-
 void HostCopyPool::runPieces(Job &J) {
   for (;;) {
     const size_t I = J.Next.fetch_add(1, std::memory_order_relaxed);
@@ -155,72 +150,89 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
   J.Piece = (((Count + Wanted - 1) / Wanted) + Line - 1) & ~(Line - 1);
   J.Pieces = (Count + J.Piece - 1) / J.Piece;
   J.NonTemporal = NonTemporal;
-  {
+  if (!Started.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Workers.empty())
       startWorkers();
-    Jobs.push_back(&J);
-    Generation.fetch_add(1, std::memory_order_release);
-    if (Sleepers != 0)
-      Wake.notify_all();
+  }
+  Slot *Mine = nullptr;
+  for (Slot &S : Slots) {
+    bool Free = false;
+    if (S.Owned.compare_exchange_strong(Free, true, std::memory_order_acquire)) {
+      Mine = &S;
+      break;
+    }
+  }
+  if (Mine == nullptr) { // as many large copies at once as slots: this one goes alone
+    runPieces(J);
+    return;
+  }
+  Mine->Posted.store(&J, std::memory_order_seq_cst);
+  Generation.fetch_add(1, std::memory_order_seq_cst);
+  if (Sleepers.load(std::memory_order_seq_cst) != 0) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Wake.notify_all();
   }
   runPieces(J);
-  {
-    // No worker picks the job up from now on; those inside finish their pieces.
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Jobs.erase(std::find(Jobs.begin(), Jobs.end(), &J));
-  }
-  for (unsigned Spins = 0; J.Users.load(std::memory_order_acquire) != 0; ++Spins) {
+  // No worker enters the job from now on; wait for those inside to finish their pieces.
+  Mine->Posted.store(nullptr, std::memory_order_seq_cst);
+  for (unsigned Spins = 0; Mine->Users.load(std::memory_order_seq_cst) != 0; ++Spins) {
     if (Spins < 4096)
       relax();
     else
       std::this_thread::yield();
   }
+  Mine->Owned.store(false, std::memory_order_release);
 }
 
 void HostCopyPool::startWorkers() {
-  Stopping = false;
+  Stopping.store(false, std::memory_order_seq_cst);
   for (unsigned I = 1; I < Threads; ++I)
     Workers.emplace_back([this] { work(); });
+  Started.store(true, std::memory_order_release);
 }
 
 void HostCopyPool::stop() {
   std::vector<std::thread> Joining;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Stopping = true;
-    Generation.fetch_add(1, std::memory_order_release);
+    Stopping.store(true, std::memory_order_seq_cst);
+    Generation.fetch_add(1, std::memory_order_seq_cst);
     Wake.notify_all();
     Joining.swap(Workers);
+    Started.store(false, std::memory_order_release);
   }
   for (std::thread &T : Joining)
     T.join();
 }
 
+unsigned HostCopyPool::runningWorkers() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return static_cast<unsigned>(Workers.size());
+}
+
 void HostCopyPool::work() {
   using Clock = std::chrono::steady_clock;
   for (;;) {
-    Job *Picked = nullptr;
-    uint64_t Seen = 0;
-    {
-      std::lock_guard<std::mutex> Lock(Mutex);
-      for (Job *J : Jobs)
-        if (J->Next.load(std::memory_order_relaxed) < J->Pieces) {
-          Picked = J;
-          break;
-        }
-      if (Picked != nullptr)
-        Picked->Users.fetch_add(1, std::memory_order_relaxed);
-      else if (Stopping)
-        return;
-      Seen = Generation.load(std::memory_order_acquire);
-    }
-    if (Picked != nullptr) {
-      runPieces(*Picked);
+    // Read before looking at the slots: a job posted after the look changes it.
+    const uint64_t Seen = Generation.load(std::memory_order_seq_cst);
+    bool Worked = false;
+    for (Slot &S : Slots) {
+      if (S.Posted.load(std::memory_order_relaxed) == nullptr)
+        continue;
+      S.Users.fetch_add(1, std::memory_order_seq_cst);
+      Job *J = S.Posted.load(std::memory_order_seq_cst);
+      if (J != nullptr && J->Next.load(std::memory_order_relaxed) < J->Pieces) {
+        runPieces(*J);
+        Worked = true;
+      }
       // The last touch of the job: its owner may return once every user is out.
-      Picked->Users.fetch_sub(1, std::memory_order_release);
-      continue;
+      S.Users.fetch_sub(1, std::memory_order_seq_cst);
     }
+    if (Worked)
+      continue;
+    if (Stopping.load(std::memory_order_seq_cst))
+      return;
     // Nothing to do: spin a little for the next job, then sleep.
     const Clock::time_point Deadline = Clock::now() + std::chrono::microseconds(SpinMicroseconds);
     bool Posted = false;
@@ -236,9 +248,12 @@ void HostCopyPool::work() {
     if (Posted)
       continue;
     std::unique_lock<std::mutex> Lock(Mutex);
-    ++Sleepers;
-    Wake.wait(Lock, [&] { return Stopping || Generation.load(std::memory_order_relaxed) != Seen; });
-    --Sleepers;
+    Sleepers.fetch_add(1, std::memory_order_seq_cst);
+    Wake.wait(Lock, [&] {
+      return Stopping.load(std::memory_order_seq_cst) ||
+             Generation.load(std::memory_order_seq_cst) != Seen;
+    });
+    Sleepers.fetch_sub(1, std::memory_order_seq_cst);
   }
 }
 

@@ -36,9 +36,10 @@ struct CopyTuning {
   unsigned Threads = 8;                        // DGLINK_COPY_THREADS: per copy, the caller's
                                                // included (1: no worker threads); default
                                                // half the cores, at most 8
-  size_t ParallelBytes = size_t{128} * 1024;   // DGLINK_COPY_PARALLEL_BYTES: copies from this
-                                               // size on use the threads (H100: 64 KiB is
-                                               // faster through one staged copy)
+  size_t ParallelBytes = size_t{64} * 1024;    // DGLINK_COPY_PARALLEL_BYTES: copies from this
+                                               // size on use the threads (H100: 4 threads
+                                               // fill 64 KiB of staging in less time than
+                                               // one)
   size_t PieceBytes = size_t{16} * 1024;       // DGLINK_COPY_PIECE_BYTES: least bytes per thread
   unsigned SpinMicroseconds = 100;             // DGLINK_COPY_SPIN_US: idle workers spin this long
   size_t WriteChunkBytes = size_t{1} << 20;    // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes

@@ -2,7 +2,8 @@
 // which leaves clean memory behind for the DMA engine to read, and a bounded pool of
 // the adapter's own threads that splits one large copy among several cores. The
 // threads start on the first copy that needs them, spin briefly after each job (so
-// that back-to-back copies do not pay a wake-up), then sleep; stop() joins them.
+// that back-to-back copies do not pay a wake-up), then sleep; stop() joins them. A job
+// reaches the workers without a lock.
 #pragma once
 
 #include <atomic>
@@ -56,21 +57,30 @@ private:
     size_t Piece = 0;  // bytes per piece, the last one shorter
     size_t Pieces = 0; // how many
     bool NonTemporal = false;
-    std::atomic<size_t> Next{0};    // the next piece to claim
-    std::atomic<unsigned> Users{0}; // workers inside the job
+    std::atomic<size_t> Next{0}; // the next piece to claim
   };
+  // Where a caller posts its job for the workers, without a lock: a worker counts itself
+  // in Users before it reads Posted, and the owner clears Posted, then waits until Users
+  // is 0 before its job (on its stack) goes away and the slot is free again.
+  struct alignas(64) Slot {
+    std::atomic<bool> Owned{false};
+    std::atomic<Job *> Posted{nullptr};
+    std::atomic<unsigned> Users{0};
+  };
+  static constexpr unsigned SlotCount = 8; // concurrent large copies the workers share
   static void runPieces(Job &J);
   void startWorkers(); // with Mutex held
   void work();
 
   const unsigned Threads;
   const unsigned SpinMicroseconds;
-  std::mutex Mutex;
-  std::condition_variable Wake;
-  std::vector<Job *> Jobs;             // jobs with pieces left to claim
+  Slot Slots[SlotCount];
+  std::atomic<bool> Started{false};
   std::atomic<uint64_t> Generation{0}; // bumped when a job is posted or at stop
-  unsigned Sleepers = 0;               // workers waiting on Wake
-  bool Stopping = false;
+  std::atomic<unsigned> Sleepers{0};   // workers waiting on Wake
+  std::atomic<bool> Stopping{false};
+  std::mutex Mutex; // Workers, and the sleepers' Wake
+  std::condition_variable Wake;
   std::vector<std::thread> Workers;
 };
 
