@@ -125,6 +125,11 @@ llvm::Expected<std::unique_ptr<llvm::Module>> compileSource(const std::string &P
   }
   Arguments.insert(Arguments.end(), {std::string("--target=") + Family.ClangTriple, "-O2",
                                      "-Xclang", "-finclude-default-header", "-emit-llvm", "-c"});
+  // clang's NVPTX target does not list cl_khr_fp16, so code using half (a set the shim
+  // gives aspect fp16) would compile for spir64 and amdgcn but not nvptx64; every GPU
+  // CUDA runs on has fp16 (the runtime gives CUDA and HIP devices the aspect).
+  if (Family.Arch == llvm::Triple::nvptx64)
+    Arguments.insert(Arguments.end(), {"-Xclang", "-cl-ext=+cl_khr_fp16"});
   if (Family.Arch == llvm::Triple::amdgcn) {
     // OpenCL builtins (get_global_id, math) come from the ROCm device libraries: clang
     // links opencl.bc, ocml.bc, ockl.bc and the oclc_* control libraries for the GPU

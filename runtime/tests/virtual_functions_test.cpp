@@ -4,7 +4,8 @@
 // the device has the sets' aspects and the dummy ones where it does not (also with
 // DGLINK_FORCE_ASPECTS_OFF, the test hook, which is reported as forced), a kernel that
 // needs a missing aspect refused before anything is built, and real and dummy builds
-// kept apart in the caches.
+// kept apart in the caches. device_code/virtual_functions_fp16.clcpp's set computes in
+// half: its dummy runs, with no hook, on devices that truly lack cl_khr_fp16 (PoCL 3.1).
 #include "runtime_fixture.h"
 
 #include <dglink/compiler/bundle.h>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -24,6 +26,7 @@
 namespace dglink::runtime {
 namespace {
 
+constexpr uint32_t Fp16 = 5;
 constexpr uint32_t Fp64 = 6;
 
 // The runtime tests' virtual_functions bundle with Edit applied to every image whose name
@@ -97,6 +100,23 @@ protected:
            Double != 0;
   }
 
+  // Decided here, not by the runtime: its rule (docs/virtual-functions.md) is cl_khr_fp16
+  // in the extensions, or a CUDA or HIP backend (whose adapters list no OpenCL extensions).
+  bool deviceHasFp16() {
+    const std::string &Backend = GetParam().Backend;
+    return Backend.rfind("cuda", 0) == 0 || Backend.rfind("hip", 0) == 0 ||
+           hasExtension("cl_khr_fp16");
+  }
+  // Says, in the test's record and on stdout for CI's log, that What ran on this device
+  // because it lacks fp16 (no DGLINK_FORCE_ASPECTS_OFF).
+  void reportRealFp16Dummy(const std::string &What) {
+    RecordProperty("dummy_path_without_fp16", GetParam().Name);
+    std::cout << "[ DUMMY    ] " << What << " on device '" << GetParam().Name << "' ("
+              << GetParam().Backend
+              << "), which lacks fp16 (no cl_khr_fp16): the hardware, not "
+                 "DGLINK_FORCE_ASPECTS_OFF\n";
+  }
+
   // A buffer for one object (its vtable pointer) and one for 256 results.
   void makeBuffers() {
     ASSERT_PI_SUCCESS(
@@ -152,6 +172,8 @@ int32_t fooValue(size_t I) { return int32_t(I) * 7 + 5; }
 int32_t barValue(size_t I) { return int32_t(double(I) * 2.5 + 0.5) + 1000; }
 int32_t fp64SetValue(size_t I) { return int32_t(double(I) * 0.5 * 4.0) + 2000; }
 int32_t regularSetValue(size_t I) { return int32_t(I) * 3 + 3000; }
+int32_t plainValue(size_t I) { return int32_t(I) * 5 + 9; }
+int32_t doubledValue(size_t I) { return int32_t(I) * 2 + 4000; } // exact in half below 1024
 
 TEST_P(RuntimeVirtualFunctions, PlanLinksEverySetImageRealWhereTheDeviceHasTheAspects) {
   ModuleId Id = 0;
@@ -341,6 +363,77 @@ TEST_P(RuntimeVirtualFunctions, KernelsSharingSetsRacingForTheirFirstProgramGetO
     EXPECT_EQ(Fresh.cacheStats().Builds, 1u) << "round " << Round;
     EXPECT_EQ(Fresh.cacheStats().Programs, 1u) << "round " << Round;
   }
+}
+
+// No DGLINK_FORCE_ASPECTS_OFF in the fp16 scenarios: the device's own fp16 decides.
+TEST_P(RuntimeVirtualFunctions, Fp16PlanLinksTheDummyExactlyWhereTheDeviceLacksFp16) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions_fp16", Id);
+  Expected<LinkPlan> Plan = Rt->planLink(Device, "vf16_construct");
+  ASSERT_TRUE(Plan.ok()) << Plan.status().Message;
+  EXPECT_TRUE(Plan->ForcedOffAspects.empty());
+  EXPECT_TRUE(Plan->Images[0].VirtualFunctionSet.empty());
+  EXPECT_EQ(Plan->Images[0].UsesVirtualFunctionSets,
+            (std::vector<std::string>{"_ZTSv", "set_fp16"}));
+  EXPECT_EQ(setsOf(*Plan),
+            (std::map<std::string, bool>{{"_ZTSv", false}, {"set_fp16", !deviceHasFp16()}}));
+  EXPECT_EQ(Plan->Images.size(), 3u);
+  // The caller carries its set's fp16, the constructor (whose vtable points at it) nothing.
+  EXPECT_EQ(Plan->Images[0].KernelAspects.at("vf16_use_fp16"), std::vector<uint32_t>{Fp16});
+  EXPECT_EQ(Plan->Images[0].KernelAspects.count("vf16_construct"), 0u);
+  EXPECT_EQ(Plan->Images[0].KernelAspects.count("vf16_use"), 0u);
+  EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+}
+
+TEST_P(RuntimeVirtualFunctions, Fp16SetRunsWhereTheDeviceHasFp16AndItsCallerIsRefusedWhereNot) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions_fp16", Id);
+  const bool Fp16Here = deviceHasFp16();
+  if (!Fp16Here) {
+    // Refused before anything is built, naming the kernel and the aspect, as missing
+    // hardware (nothing is forced off).
+    testing::piCalls().reset();
+    const Status Refused = Rt->createKernel(request("vf16_use_fp16")).status();
+    EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf16_use_fp16' requires aspect fp16",
+                  Refused);
+    EXPECT_EQ(Refused.Message.find("forced off"), std::string::npos) << Refused.Message;
+    EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+  }
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(makeBuffers());
+  ASSERT_NO_FATAL_FAILURE(construct(*Rt, "vf16_construct"));
+  ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf16_use", plainValue));
+  if (Fp16Here) {
+    ASSERT_NO_FATAL_FAILURE(callAndCompare(*Rt, "vf16_use_fp16", doubledValue));
+  } else {
+    // The program built holds vf16_use_fp16's code; the cache does not hand it out.
+    EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf16_use_fp16' requires aspect fp16",
+                  Rt->createKernel(request("vf16_use_fp16")).status());
+    reportRealFp16Dummy("an object whose vtable points at set_fp16's dummy served vf16_use "
+                        "(256 results right), and vf16_use_fp16 was refused");
+  }
+  for (pi_program Program : Programs)
+    EXPECT_EQ(Program, Programs.front());
+  EXPECT_EQ(testing::piCalls().Links.load(), 1);
+}
+
+TEST_P(RuntimeVirtualFunctions, ProgramBuiltWithoutFp16HoldsTheDummySetImage) {
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions_fp16", Id);
+  const bool Fp16Here = deviceHasFp16();
+  Expected<Program> Built = Rt->getOrBuildProgram(request("vf16_construct"));
+  ASSERT_TRUE(Built.ok()) << Built.status().Message;
+  std::vector<const ImageInfo *> Fp16Set;
+  for (const ImageInfo &Image : Built->images())
+    if (Image.VirtualFunctionSet == "set_fp16")
+      Fp16Set.push_back(&Image);
+  ASSERT_EQ(Fp16Set.size(), 1u) << "set_fp16 must be linked once, real or dummy";
+  EXPECT_EQ(Fp16Set[0]->DummyImage, !Fp16Here) << Fp16Set[0]->Name;
+  EXPECT_EQ(Fp16Set[0]->Name.find(", dummy]") != std::string::npos, !Fp16Here) << Fp16Set[0]->Name;
+  // The real image needs fp16; the dummy needs nothing.
+  EXPECT_EQ(Fp16Set[0]->Aspects, Fp16Here ? std::vector<uint32_t>{Fp16} : std::vector<uint32_t>{});
+  if (!Fp16Here && executesKernels())
+    reportRealFp16Dummy("the program built for vf16_construct holds " + Fp16Set[0]->Name);
 }
 
 TEST_P(RuntimeVirtualFunctions, UnknownForcedOffAspectIsAnErrorNamingIt) {

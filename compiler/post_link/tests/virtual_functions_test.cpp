@@ -3,6 +3,11 @@
 // sets per set, the dummy twins, the aspects per kernel, and the diagnostic.
 #include "test_util.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
 #include <algorithm>
 #include <map>
 
@@ -84,6 +89,90 @@ TEST(ShimVirtualFunctions, EachSetGetsAnImageAndFp64SetsADummy) {
   // The default set uses no aspect: no dummy.
   EXPECT_EQ(ByName.count("virtual_functions [virtual functions _ZTSv, dummy]"), 0u);
   EXPECT_EQ(ByName.count("virtual_functions [virtual functions _ZTSv]"), 1u);
+}
+
+// Whether a spir64 bitcode image computes in half anywhere (a value, operand or alloca).
+bool bitcodeUsesHalf(const std::vector<uint8_t> &Bytes) {
+  llvm::LLVMContext Context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> M = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(
+          llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()), "image"),
+      Context);
+  if (!M) {
+    ADD_FAILURE() << llvm::toString(M.takeError());
+    return false;
+  }
+  for (const llvm::Function &F : **M)
+    for (const llvm::Instruction &I : llvm::instructions(F)) {
+      if (I.getType()->getScalarType()->isHalfTy())
+        return true;
+      for (const llvm::Value *Operand : I.operands())
+        if (Operand->getType()->getScalarType()->isHalfTy())
+          return true;
+    }
+  return false;
+}
+
+// A set computing in half (runtime/tests/device_code/virtual_functions_fp16.clcpp): fp16
+// is detected, the set gets a dummy twin, and half stays inside the real set image. It
+// compiles for nvptx64 too, whose clang target does not list cl_khr_fp16 by itself.
+TEST(ShimVirtualFunctions, HalfSetGetsAspectFp16AndADummyOnEveryTarget) {
+  CompileOptions Options;
+  Options.Inputs = {DGLINK_SHIM_VF_FP16_SOURCE};
+  Options.Targets = {"spir64", "nvptx64"};
+  Options.IncludeDirs = {DGLINK_SHIM_DEVICE_INCLUDE};
+  llvm::Expected<Bundle> Out = compile(Options);
+  ASSERT_TRUE(static_cast<bool>(Out)) << llvm::toString(Out.takeError());
+  // Per target: the kernel image, the default set, set_fp16 and its dummy.
+  ASSERT_EQ(Out->Images.size(), 8u);
+  for (const std::string &Target : {std::string("spir64"), std::string("nvptx64")}) {
+    SCOPED_TRACE(Target);
+    std::map<std::string, const BundleImage *> ByName;
+    for (const BundleImage &Image : Out->Images)
+      if (Image.Target == Target)
+        ByName[Image.Name] = &Image;
+    ASSERT_EQ(ByName.size(), 4u);
+    const BundleImage &Kernels = *ByName.at("virtual_functions_fp16");
+    EXPECT_EQ(
+        stringProperty(Kernels, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS, "uses-virtual-functions-set"),
+        "_ZTSv,set_fp16");
+    EXPECT_EQ(aspectsProperty(Kernels, KernelAspectsSet, "vf16_use_fp16"),
+              std::vector<uint32_t>{AspectFp16});
+    for (const char *Kernel : {"vf16_construct", "vf16_use"})
+      EXPECT_TRUE(aspectsProperty(Kernels, KernelAspectsSet, Kernel).empty()) << Kernel;
+    const BundleImage &Real = *ByName.at("virtual_functions_fp16 [virtual functions set_fp16]");
+    EXPECT_EQ(aspectsProperty(Real, DeviceRequirementsSet, AspectsProperty),
+              std::vector<uint32_t>{AspectFp16});
+    const BundleImage &Dummy =
+        *ByName.at("virtual_functions_fp16 [virtual functions set_fp16, dummy]");
+    EXPECT_EQ(stringProperty(Dummy, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS, "virtual-functions-set"),
+              "set_fp16");
+    const BundlePropertySet *DummySet = findSet(Dummy, PI_PROPERTY_SET_VIRTUAL_FUNCTIONS);
+    ASSERT_NE(DummySet, nullptr);
+    EXPECT_TRUE(std::any_of(DummySet->Properties.begin(), DummySet->Properties.end(),
+                            [](const BundleProperty &Property) {
+                              return Property.Name == DummyImageProperty &&
+                                     Property.Type == PI_PROPERTY_TYPE_UINT32 &&
+                                     Property.ValSize == 1;
+                            }));
+    EXPECT_TRUE(aspectsProperty(Dummy, DeviceRequirementsSet, AspectsProperty).empty());
+    EXPECT_EQ(test::decode(Dummy.PropertySets).Exported, test::decode(Real.PropertySets).Exported);
+    EXPECT_EQ(ByName.count("virtual_functions_fp16 [virtual functions _ZTSv, dummy]"), 0u);
+    // Only the real set image holds half code: a device without fp16 never compiles any.
+    if (Target == "spir64") {
+      EXPECT_TRUE(bitcodeUsesHalf(Real.Binary));
+      EXPECT_FALSE(bitcodeUsesHalf(Dummy.Binary));
+      EXPECT_FALSE(bitcodeUsesHalf(Kernels.Binary));
+    } else {
+      auto ptxUsesHalf = [](const BundleImage &Image) {
+        return std::string(Image.Binary.begin(), Image.Binary.end()).find(".f16") !=
+               std::string::npos;
+      };
+      EXPECT_TRUE(ptxUsesHalf(Real));
+      EXPECT_FALSE(ptxUsesHalf(Dummy));
+      EXPECT_FALSE(ptxUsesHalf(Kernels));
+    }
+  }
 }
 
 TEST(ShimVirtualFunctions, VirtualCallWithoutCallsIndirectlyIsAnError) {
