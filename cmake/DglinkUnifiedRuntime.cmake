@@ -17,6 +17,8 @@ option(DGLINK_REQUIRE_UR "Fail the configuration when no UR is found (CI: script
 option(DGLINK_UR_BUILD_CTS "Build UR's conformance tests (those that need no DPC++) from source"
        ON)
 
+option(DGLINK_UR_CTS_UNITY
+       "Compile UR's conformance-test suites as unity builds (several times faster; CI)" ON)
 set(DGLINK_UR_CTS_DIR "" CACHE PATH
     "Where UR's conformance test programs are, for an installed UR (set when UR is built here)")
 set(DGLINK_UR_CTS_SUITES adapter platform device context memory event queue CACHE STRING
@@ -136,6 +138,13 @@ if(DglinkUrTests)
   foreach(Suite IN LISTS DGLINK_UR_CTS_SUITES)
     list(APPEND DglinkUrTargets ${Suite}-test)
   endforeach()
+  if(DGLINK_UR_CTS_UNITY)
+    # The suites as unity builds (cmake/DglinkUrUnity.cmake, read by UR's configure).
+    string(REPLACE ";" "|" DglinkUrUnitySuites "${DGLINK_UR_CTS_SUITES}")
+    list(APPEND DglinkUrArgs
+         "-DCMAKE_PROJECT_unified-runtime_INCLUDE=${CMAKE_CURRENT_LIST_DIR}/DglinkUrUnity.cmake"
+         "-DDGLINK_UR_UNITY_SUITES=${DglinkUrUnitySuites}")
+  endif()
   set(DGLINK_UR_CTS_DIR "${DglinkUrBinary}/test/conformance")
 endif()
 set(DglinkUrBuildCommand)
@@ -147,6 +156,7 @@ include(ExternalProject)
 ExternalProject_Add(dglink_unified_runtime
   SOURCE_DIR "${DGLINK_UR_SOURCE}"
   BINARY_DIR "${DglinkUrBinary}"
+  LIST_SEPARATOR |
   CMAKE_ARGS ${DglinkUrArgs}
   BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> ${DglinkUrBuildCommand}
   # The loader and urinfo land beside dglink's libraries and programs (lib/, bin/).
