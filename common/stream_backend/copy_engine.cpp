@@ -51,10 +51,8 @@ unsigned defaultThreads() {
   return std::clamp(Cores / 2, 1U, 8U);
 }
 
-// Copies of at least this many bytes first ask the driver whether the host memory is
-// pinned (or device/managed): then the copy needs no staging. Below it, a memcpy into
-// the staging buffer costs less than the question.
-constexpr size_t PinnedCheckBytes = size_t{16} * 1024;
+// From this size on the bounce buffer is filled with streaming stores.
+constexpr size_t StreamingBounceBytes = size_t{16} * 1024;
 
 pi_result recordDone(Driver &D, Event Done, Stream S) {
   if (Done != nullptr)
@@ -145,6 +143,8 @@ CopyTuning copyTuningFromEnvironment() {
   T.ReadNonTemporal = envFlag("DGLINK_COPY_READ_NONTEMPORAL", T.ReadNonTemporal);
   T.StagingLimitBytes = envSize("DGLINK_COPY_POOL_BYTES", T.StagingLimitBytes, 64 * KiB, 16 * GiB);
   T.AsyncPool = envFlag("DGLINK_COPY_ASYNC_POOL", T.AsyncPool);
+  T.PinnedCheckBytes = envSize("DGLINK_COPY_PINNED_CHECK_BYTES", T.PinnedCheckBytes, 0,
+                               std::numeric_limits<size_t>::max());
   logger().debug("copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
                  "ring {} B / {} segments ({}); {} threads from {} B (pieces >= {} B, spin {} us, "
                  "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({})",
@@ -237,7 +237,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
     if (Tuning.AsyncRing && Count <= Tuning.RingBytes / Tuning.RingSegments)
       return writeThroughRing(D, S, Target, Src, Count, Done);
     if (Tuning.AsyncPool && Count <= Tuning.StagingLimitBytes &&
-        !(Count >= PinnedCheckBytes && D.knowsHostPointer(Src)))
+        !(Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Src)))
       return writeThroughPool(D, S, Target, Src, Count, Done);
     // The driver copies pageable memory into its own staging before returning.
     DGLINK_TRY(D.copyToDevice(Target, Src, Count, S));
@@ -245,7 +245,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
   }
   if (Count <= Tuning.SmallBytes && !threaded(Count))
     return writeStaged(D, S, Target, Src, Count, Done);
-  if (Count >= PinnedCheckBytes && D.knowsHostPointer(Src)) {
+  if (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Src)) {
     DGLINK_TRY(D.copy(Target, Src, Count, S));
   } else if (!Tuning.Pipeline) {
     DGLINK_TRY(D.copyToDevice(Target, Src, Count, S));
@@ -262,7 +262,7 @@ pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Sr
   DGLINK_TRY(reserve(D, BlockingBuffer, std::max(Count, Tuning.SmallBytes)));
   // Streaming stores from 16 KiB on leave clean lines for the DMA (H100 host, 64 KiB:
   // 13.9 us against 15.5 with memcpy).
-  if (Tuning.NonTemporal && Count >= PinnedCheckBytes)
+  if (Tuning.NonTemporal && Count >= StreamingBounceBytes)
     copyNonTemporal(BlockingBuffer.Data, Src, Count);
   else
     std::memcpy(BlockingBuffer.Data, Src, Count);
@@ -418,7 +418,7 @@ pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size
   }
   if (Count <= Tuning.SmallBytes && !threaded(Count))
     return readStaged(D, S, Dst, Source, Count, Done);
-  if (Count >= PinnedCheckBytes && D.knowsHostPointer(Dst)) {
+  if (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst)) {
     DGLINK_TRY(D.copy(Dst, Source, Count, S));
   } else if (!Tuning.Pipeline) {
     DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));

@@ -204,6 +204,33 @@ TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
   }
 }
 
+// Pinned host memory (the driver's own) from DGLINK_COPY_PINNED_CHECK_BYTES on is copied
+// by the driver directly; below it, staged like pageable memory. Both land.
+TEST_F(Engine, PinnedHostMemoryAboveAndBelowTheCheckRoundTrips) {
+  CopyTuning Tuning = tunings().front();
+  Tuning.PinnedCheckBytes = 65536;
+  HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+  CopyEngine Copies(Pool, Tuning);
+  Stream S = nullptr;
+  ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+  for (size_t Size : {size_t{8192}, size_t{300000}}) {
+    void *Host = nullptr;
+    ASSERT_EQ(Driver.allocateHost(Host, 2 * Size), PI_SUCCESS);
+    auto *Source = static_cast<unsigned char *>(Host);
+    unsigned char *Back = Source + Size;
+    const std::vector<unsigned char> Expected = pattern(Size, static_cast<unsigned>(Size));
+    std::memcpy(Source, Expected.data(), Size);
+    ASSERT_EQ(Copies.write(Driver, S, Device, Source, Size, true, nullptr), PI_SUCCESS);
+    EXPECT_EQ(std::memcmp(Device, Expected.data(), Size), 0) << Size;
+    std::memset(Back, 0, Size);
+    ASSERT_EQ(Copies.read(Driver, S, Back, Device, Size, true, nullptr), PI_SUCCESS);
+    EXPECT_EQ(std::memcmp(Back, Expected.data(), Size), 0) << Size;
+    ASSERT_EQ(Driver.freeHost(Host), PI_SUCCESS);
+  }
+  Copies.release(Driver);
+  Driver.destroyStream(S);
+}
+
 TEST_F(Engine, DoneEventCompletesAfterTheCopy) {
   HostCopyPool Pool(4, 20);
   CopyEngine Copies(Pool, tunings()[2]);

@@ -45,8 +45,9 @@ struct CopyTuning {
   size_t WriteChunkBytes = size_t{1} << 20;    // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
                                                // move in chunks of this (the next one is
                                                // copied while the driver moves this one)
-  size_t ReadChunkBytes = size_t{1} << 20;     // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
-                                               // (H100: 1 MiB beat 64 and 256 KiB at 4 MiB)
+  size_t ReadChunkBytes = size_t{512} * 1024;  // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
+                                               // (H100, lock-free pool: 256 and 512 KiB beat
+                                               // 1 MiB at 1 and 4 MiB)
   bool NonTemporal = true;                     // DGLINK_COPY_NONTEMPORAL=0: plain stores into
                                                // the staging memory of writes
   bool ReadNonTemporal = true;                 // DGLINK_COPY_READ_NONTEMPORAL=0: plain stores
@@ -56,6 +57,11 @@ struct CopyTuning {
                                                // cycle through it
   bool AsyncPool = true;                       // DGLINK_COPY_ASYNC_POOL=0: large non-blocking
                                                // writes go to the driver directly
+  size_t PinnedCheckBytes = size_t{256} * 1024; // DGLINK_COPY_PINNED_CHECK_BYTES: copies from
+                                                // this size on first ask the driver whether
+                                                // the host memory is pinned (then no
+                                                // staging); the question costs about 2 us
+                                                // for pageable memory on the H100 host
 };
 // The knobs as the environment sets them now (warnings name every value ignored).
 CopyTuning copyTuningFromEnvironment();
