@@ -33,35 +33,35 @@ struct CopyTuning {
   size_t RingBytes = size_t{512} * 1024; // DGLINK_COPY_RING_BYTES
   unsigned RingSegments = 8;             // DGLINK_COPY_RING_SEGMENTS
   // The host threads (HostCopyPool).
-  unsigned Threads = 8;                        // DGLINK_COPY_THREADS: per copy, the caller's
-                                               // included (1: no worker threads); default
-                                               // half the cores, at most 8
-  size_t ParallelBytes = size_t{64} * 1024;    // DGLINK_COPY_PARALLEL_BYTES: copies from this
-                                               // size on use the threads (H100: 4 threads
-                                               // fill 64 KiB of staging in less time than
-                                               // one)
-  size_t PieceBytes = size_t{16} * 1024;       // DGLINK_COPY_PIECE_BYTES: least bytes per thread
-  unsigned SpinMicroseconds = 100;             // DGLINK_COPY_SPIN_US: idle workers spin this long
-  size_t WriteChunkBytes = size_t{1} << 20;    // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
-                                               // move in chunks of this (the next one is
-                                               // copied while the driver moves this one)
-  size_t ReadChunkBytes = size_t{512} * 1024;  // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
-                                               // (H100, lock-free pool: 256 and 512 KiB beat
-                                               // 1 MiB at 1 and 4 MiB)
-  bool NonTemporal = true;                     // DGLINK_COPY_NONTEMPORAL=0: plain stores into
-                                               // the staging memory of writes
-  bool ReadNonTemporal = true;                 // DGLINK_COPY_READ_NONTEMPORAL=0: plain stores
-                                               // into the caller's memory on threaded reads
-  size_t StagingLimitBytes = size_t{16} << 20; // DGLINK_COPY_POOL_BYTES: pinned staging a
-                                               // queue keeps for large copies; larger copies
-                                               // cycle through it
-  bool AsyncPool = true;                       // DGLINK_COPY_ASYNC_POOL=0: large non-blocking
-                                               // writes go to the driver directly
+  unsigned Threads = 8;                         // DGLINK_COPY_THREADS: per copy, the caller's
+                                                // included (1: no worker threads); default
+                                                // half the cores, at most 8
+  size_t ParallelBytes = size_t{64} * 1024;     // DGLINK_COPY_PARALLEL_BYTES: copies from this
+                                                // size on use the threads (H100: 4 threads
+                                                // fill 64 KiB of staging in less time than
+                                                // one)
+  size_t PieceBytes = size_t{16} * 1024;        // DGLINK_COPY_PIECE_BYTES: least bytes per thread
+  unsigned SpinMicroseconds = 100;              // DGLINK_COPY_SPIN_US: idle workers spin this long
+  size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
+                                                // move in chunks of this (the next one is
+                                                // copied while the driver moves this one)
+  size_t ReadChunkBytes = size_t{512} * 1024;   // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
+                                                // (H100, lock-free pool: 256 and 512 KiB beat
+                                                // 1 MiB at 1 and 4 MiB)
+  bool NonTemporal = true;                      // DGLINK_COPY_NONTEMPORAL=0: plain stores into
+                                                // the staging memory of writes
+  bool ReadNonTemporal = true;                  // DGLINK_COPY_READ_NONTEMPORAL=0: plain stores
+                                                // into the caller's memory on threaded reads
+  size_t StagingLimitBytes = size_t{16} << 20;  // DGLINK_COPY_POOL_BYTES: pinned staging a
+                                                // queue keeps for large copies; larger copies
+                                                // cycle through it
+  bool AsyncPool = true;                        // DGLINK_COPY_ASYNC_POOL=0: large non-blocking
+                                                // writes go to the driver directly
   size_t PinnedCheckBytes = size_t{256} * 1024; // DGLINK_COPY_PINNED_CHECK_BYTES: copies from
                                                 // this size on first ask the driver whether
                                                 // the host memory is pinned (then no
-                                                // staging); the question costs about 2 us
-                                                // for pageable memory on the H100 host
+                                                // staging); the question cost up to about
+                                                // 2 us for pageable memory on the H100 host
 };
 // The knobs as the environment sets them now (warnings name every value ignored).
 CopyTuning copyTuningFromEnvironment();
