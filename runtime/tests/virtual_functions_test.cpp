@@ -76,10 +76,10 @@ protected:
       GTEST_SKIP() << "the virtual-functions bundle has no amdgcn images (not built for it)";
     if (const int Major = poclMajorVersion(); Major >= 4)
       GTEST_SKIP() << "PoCL " << Major
-                   << " compiles each kernel from the functions it calls directly and drops "
-                      "the shim's unreachable direct calls, so a kernel that only stores a "
-                      "vtable fails to load (undefined virtual function; PoCL aborts the "
-                      "process): docs/virtual-functions.md";
+                   << " initializes program-scope variables in a kernel of its own "
+                      "(pocl.gvar.init) built without the functions a vtable's initializer "
+                      "points at, so the program fails to load (undefined virtual function; "
+                      "PoCL aborts the process): docs/virtual-functions.md";
   }
 
   // The PoCL major version of the device's platform ("OpenCL 3.0 PoCL 5.0+debian ..."),
