@@ -278,7 +278,9 @@ CopyEngine::Plan CopyEngine::plan(size_t Count, bool IsWrite) const {
     // staging memory grows to the copy, up to the limit, then its slots are reused.
     P.Chunk = std::min(IsWrite ? Tuning.WriteChunkBytes : Tuning.ReadChunkBytes, Count);
     P.Chunks = (Count + P.Chunk - 1) / P.Chunk;
-    P.Slots = std::clamp<size_t>(Tuning.StagingLimitBytes / P.Chunk, 2, P.Chunks);
+    // At least two slots (one filling, one moving), never more than chunks (std::clamp
+    // would be given a lower bound above the upper one for a copy of one chunk).
+    P.Slots = std::min(std::max<size_t>(Tuning.StagingLimitBytes / P.Chunk, 2), P.Chunks);
   } else {
     P.Chunk = chunkFor(Count, Tuning);
     P.Chunks = (Count + P.Chunk - 1) / P.Chunk;
