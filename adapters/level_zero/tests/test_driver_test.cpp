@@ -128,6 +128,21 @@ TEST_F(TestDriver, SaysItIsATestDriverThatRunsNoKernels) {
   EXPECT_TRUE(Found);
 }
 
+// As a real driver: a precision's fp capabilities exactly where its flag is set. The
+// flags are DGLINK_ZE_TEST_MODULE_FLAGS's (fp64 and int64 atomics where it is unset).
+TEST_F(TestDriver, ModulePropertiesAreThoseOfARealDriver) {
+  ze_device_module_properties_t Module = {};
+  Module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  ASSERT_EQ(zeDeviceGetModuleProperties(Device, &Module), ZE_RESULT_SUCCESS);
+  if (std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS") == nullptr) {
+    EXPECT_EQ(Module.flags, ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS);
+  }
+  EXPECT_EQ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0, Module.fp16flags != 0);
+  EXPECT_EQ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0, Module.fp64flags != 0);
+  EXPECT_NE(Module.fp32flags, 0u);
+  EXPECT_EQ(Module.spirvVersionSupported, ZE_MAKE_VERSION(1, 4));
+}
+
 TEST_F(TestDriver, UsmCopiesAndFillsWithEvents) {
   void *DeviceMemory = nullptr;
   ze_device_mem_alloc_desc_t DeviceDesc = {};

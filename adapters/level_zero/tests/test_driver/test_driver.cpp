@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -162,8 +163,56 @@ namespace {
 
 // ---- driver, device, context ----
 
+// What the device's module properties say it computes: DGLINK_ZE_TEST_MODULE_FLAGS, a
+// comma-separated list of fp16, fp64 and int64_atomics ("none" or empty: none of them),
+// so that tests see devices with and without each; unset: fp64,int64_atomics. False,
+// naming the word in Bad, for a word that is none of these.
+bool readModuleFlags(ze_device_module_flags_t &Flags, std::string &Bad) {
+  const char *Text = std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS");
+  if (Text == nullptr) {
+    Flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    return true;
+  }
+  Flags = 0;
+  const std::string List = std::string(Text) + ",";
+  std::string Word;
+  for (char C : List) {
+    if (C != ',') {
+      if (C != ' ')
+        Word += C;
+      continue;
+    }
+    if (Word == "fp16")
+      Flags |= ZE_DEVICE_MODULE_FLAG_FP16;
+    else if (Word == "fp64")
+      Flags |= ZE_DEVICE_MODULE_FLAG_FP64;
+    else if (Word == "int64_atomics")
+      Flags |= ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    else if (!Word.empty() && Word != "none") {
+      Bad = Word;
+      return false;
+    }
+    Word.clear();
+  }
+  return true;
+}
+
+ze_device_module_flags_t ModuleFlags = 0;
+
+// A flag list with a typo fails zeInit, so that no test passes on a device it did not
+// ask for: the loader then has no driver, and the adapter reports no platform.
 ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
-  return Flags > 3 ? ZE_RESULT_ERROR_INVALID_ENUMERATION : ZE_RESULT_SUCCESS;
+  if (Flags > 3)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  std::string Bad;
+  if (!readModuleFlags(ModuleFlags, Bad)) {
+    std::fprintf(stderr,
+                 "dglink Level Zero test driver: DGLINK_ZE_TEST_MODULE_FLAGS: '%s' is not "
+                 "fp16, fp64, int64_atomics or none\n",
+                 Bad.c_str());
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL driverGet(uint32_t *Count, ze_driver_handle_t *Drivers) {
@@ -283,13 +332,17 @@ ze_result_t ZE_APICALL deviceGetModuleProperties(ze_device_handle_t Device,
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Properties->spirvVersionSupported = ZE_MAKE_VERSION(1, 4);
-  Properties->flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  Properties->flags = ModuleFlags;
+  // As a real driver: a precision's capabilities where its flag is set, else 0 (halves
+  // and doubles are only stored here, never computed).
   const ze_device_fp_flags_t Fp =
       ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
       ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
-  Properties->fp16flags = 0;
-  Properties->fp32flags = Fp;
-  Properties->fp64flags = Fp; // doubles are only stored here, never computed
+  Properties->fp16flags = (ModuleFlags & ZE_DEVICE_MODULE_FLAG_FP16) != 0 ? Fp : 0;
+  Properties->fp32flags = Fp | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
+  Properties->fp64flags = (ModuleFlags & ZE_DEVICE_MODULE_FLAG_FP64) != 0
+                              ? Fp | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT
+                              : 0;
   Properties->maxArgumentsSize = 2048;
   Properties->printfBufferSize = 0;
   std::memset(&Properties->nativeKernelSupported, 0, sizeof(Properties->nativeKernelSupported));
