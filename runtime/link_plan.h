@@ -26,7 +26,8 @@ struct DeviceTraits {
   // The aspects (sycl::aspect values) the device has, less those DGLINK_FORCE_ASPECTS_OFF
   // turns off (ForcedOff: only those the device really has): fp64 from
   // PI_DEVICE_INFO_DOUBLE_FP_CONFIG, fp16 and atomic64 from cl_khr_fp16 /
-  // cl_khr_int64_base_atomics in PI_DEVICE_INFO_EXTENSIONS, or a CUDA or HIP backend.
+  // cl_khr_int64_base_atomics in PI_DEVICE_INFO_EXTENSIONS (OpenCL's own list, Level
+  // Zero's module flags), or a CUDA or HIP backend.
   std::set<uint32_t> Aspects;
   std::set<uint32_t> ForcedOff;
 };

@@ -62,6 +62,39 @@ pi_device_type deviceType(ze_device_type_t Type) {
   }
 }
 
+// Level Zero's fp capability flags as OpenCL's cl_device_fp_config bits (PI's
+// DOUBLE_FP_CONFIG and HALF_FP_CONFIG): the first six are the same bits, the last two
+// swap places.
+pi_bitfield clFpConfig(ze_device_fp_flags_t Flags) {
+  pi_bitfield Config = Flags & 0x3F; // denorm, inf/nan, round to nearest/zero/inf, fma
+  if ((Flags & ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT) != 0)
+    Config |= 1U << 7; // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+  if ((Flags & ZE_DEVICE_FP_FLAG_SOFT_FLOAT) != 0)
+    Config |= 1U << 6; // CL_FP_SOFT_FLOAT
+  return Config;
+}
+
+// What the module properties say the device computes, as the OpenCL extension names a
+// SYCL runtime reads its aspects from (fp16, fp64, atomic64), and the fp configs that
+// go with them. A precision counts where its flag is set and its capabilities are
+// given, so that the extension and the config never disagree.
+std::string describeModuleFeatures(const ze_device_module_properties_t &Module,
+                                   core::DeviceDescription &D) {
+  std::string Extensions;
+  if ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0 && Module.fp16flags != 0) {
+    D.HalfFpConfig = clFpConfig(Module.fp16flags);
+    Extensions += " cl_khr_fp16";
+  }
+  if ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0 && Module.fp64flags != 0) {
+    D.DoubleFpConfig = clFpConfig(Module.fp64flags);
+    Extensions += " cl_khr_fp64";
+  }
+  // Level Zero has one flag for both 64-bit atomics extensions.
+  if ((Module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0)
+    Extensions += " cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+  return Extensions;
+}
+
 struct DriverInfo {
   std::string Version;       // "Level Zero 1.4"
   std::string DriverVersion; // the driver's version number
@@ -94,8 +127,7 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
   ze_device_module_properties_t Module = {};
   Module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   DGLINK_ZE(zeDeviceGetModuleProperties, Handle, &Module);
-  const bool Fp64 = (Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0 && Module.fp64flags != 0;
-  D.DoubleFpConfig = Fp64 ? 0x3F : 0;
+  const std::string ModuleExtensions = describeModuleFeatures(Module, D);
   D.IlVersion = "SPIR-V_" + std::to_string(ZE_MAJOR_VERSION(Module.spirvVersionSupported)) + "." +
                 std::to_string(ZE_MINOR_VERSION(Module.spirvVersionSupported));
 
@@ -134,7 +166,8 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
   D.ImageFormats = "spirv64"; // SPIR-V modules, linked or not
   // zeModuleGetGlobalPointer is core Level Zero: every driver has it.
   D.DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
-  D.Extensions = buildExtensionString(Info.Extensions, Formats, true);
+  // The driver's extension names, then what the device computes, then dglink's.
+  D.Extensions = buildExtensionString(Info.Extensions + ModuleExtensions, Formats, true);
   return PI_SUCCESS;
 }
 

@@ -158,6 +158,9 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   D.Version = deviceString(Id, CL_DEVICE_VERSION);
   D.IlVersion = deviceString(Id, CL_DEVICE_IL_VERSION);
   const std::string Native = deviceString(Id, CL_DEVICE_EXTENSIONS);
+  // CL_DEVICE_HALF_FP_CONFIG belongs to cl_khr_fp16: without it, no half.
+  if (hasWord(Native, "cl_khr_fp16"))
+    D.HalfFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_HALF_FP_CONFIG, 0);
   Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
   Impl->OpenClC30Not20 = openClC30Not20(Id);

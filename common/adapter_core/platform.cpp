@@ -199,6 +199,8 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
     return Value(D.GlobalMemSize);
   case PI_DEVICE_INFO_DOUBLE_FP_CONFIG:
     return Value(D.DoubleFpConfig);
+  case PI_DEVICE_INFO_HALF_FP_CONFIG:
+    return Value(D.HalfFpConfig);
   case PI_DEVICE_INFO_AVAILABLE:
     return Bool(true);
   case PI_DEVICE_INFO_COMPILER_AVAILABLE:

@@ -23,8 +23,10 @@ void describe(Driver &D, const DeviceInfo &Info, const std::string &DriverVersio
   for (int I = 0; I < 3; ++I)
     Out.MaxWorkItemSizes[I] = static_cast<size_t>(Info.MaxBlockDim[I]);
   Out.GlobalMemSize = Info.TotalMemory;
-  // denorm | inf_nan | round to nearest / zero / inf | fma: every GPU of both vendors.
+  // denorm | inf_nan | round to nearest / zero / inf | fma: every GPU of both vendors, in
+  // double and in half (sm_60+, every AMD GPU HIP runs on: the runtime's fp16 too).
   Out.DoubleFpConfig = 0x3F;
+  Out.HalfFpConfig = 0x3F;
   Out.CompilerAvailable = true; // native code; PTX is compiled by the driver's JIT
   Out.DriverVersion = DriverVersion;
   Out.Version = Info.Version;

@@ -10,7 +10,7 @@ namespace dglink::ur {
 
 namespace {
 
-// OpenCL's cl_device_fp_config bits (PI's DOUBLE_FP_CONFIG) as UR's.
+// OpenCL's cl_device_fp_config bits (PI's DOUBLE_FP_CONFIG, HALF_FP_CONFIG) as UR's.
 ur_device_fp_capability_flags_t fpFlags(pi_bitfield Cl) {
   ur_device_fp_capability_flags_t Flags = 0;
   const std::pair<pi_bitfield, ur_device_fp_capability_flags_t> Pairs[] = {
@@ -305,6 +305,8 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.value(D.MaxWorkGroupSize);
   case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
     return Answer.value(fpFlags(D.DoubleFpConfig));
+  case UR_DEVICE_INFO_HALF_FP_CONFIG:
+    return Answer.value(fpFlags(D.HalfFpConfig));
   case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
     return Answer.value(uint64_t{D.GlobalMemSize});
   case UR_DEVICE_INFO_ADDRESS_BITS:

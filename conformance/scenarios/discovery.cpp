@@ -128,6 +128,8 @@ TEST_P(DeviceInfo, SizesReported) {
       {PI_DEVICE_INFO_MAX_COMPUTE_UNITS, sizeof(pi_uint32)},
       {PI_DEVICE_INFO_MAX_WORK_GROUP_SIZE, sizeof(size_t)},
       {PI_DEVICE_INFO_GLOBAL_MEM_SIZE, sizeof(pi_uint64)},
+      {PI_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof(pi_bitfield)},
+      {PI_DEVICE_INFO_HALF_FP_CONFIG, sizeof(pi_bitfield)},
       {PI_DEVICE_INFO_AVAILABLE, sizeof(pi_bool)},
       {PI_DEVICE_INFO_COMPILER_AVAILABLE, sizeof(pi_bool)},
       {PI_DEVICE_INFO_LINKER_AVAILABLE, sizeof(pi_bool)},

@@ -555,6 +555,26 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
       Caps |= PI_USM_ATOMIC_ACCESS;
     return answerValue(Caps, ParamValueSize, ParamValue, ParamValueSizeRet);
   };
+  // UR's fp capability flags as OpenCL's cl_device_fp_config bits.
+  auto FpConfig = [&](ur_device_info_t Name) {
+    ur_device_fp_capability_flags_t Flags = 0;
+    if (const ur_result_t R = urValue(urDeviceGetInfo, D, Name, Flags); R != UR_RESULT_SUCCESS)
+      return back(R, Null);
+    const std::pair<ur_device_fp_capability_flags_t, pi_bitfield> Pairs[] = {
+        {UR_DEVICE_FP_CAPABILITY_FLAG_DENORM, 1U << 0},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN, 1U << 1},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST, 1U << 2},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO, 1U << 3},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF, 1U << 4},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_FMA, 1U << 5},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT, 1U << 6},
+        {UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT, 1U << 7}};
+    pi_bitfield Config = 0;
+    for (const auto &[Flag, Bit] : Pairs)
+      if ((Flags & Flag) != 0)
+        Config |= Bit;
+    return answerValue(Config, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
   switch (ParamName) {
   case PI_DEVICE_INFO_TYPE: {
     ur_device_type_t Type = UR_DEVICE_TYPE_GPU;
@@ -574,26 +594,10 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
     return Pass(UR_DEVICE_INFO_MAX_WORK_GROUP_SIZE);
   case PI_DEVICE_INFO_GLOBAL_MEM_SIZE:
     return Pass(UR_DEVICE_INFO_GLOBAL_MEM_SIZE);
-  case PI_DEVICE_INFO_DOUBLE_FP_CONFIG: {
-    ur_device_fp_capability_flags_t Flags = 0;
-    if (const ur_result_t R = urValue(urDeviceGetInfo, D, UR_DEVICE_INFO_DOUBLE_FP_CONFIG, Flags);
-        R != UR_RESULT_SUCCESS)
-      return back(R, Null);
-    const std::pair<ur_device_fp_capability_flags_t, pi_bitfield> Pairs[] = {
-        {UR_DEVICE_FP_CAPABILITY_FLAG_DENORM, 1U << 0},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_INF_NAN, 1U << 1},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST, 1U << 2},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO, 1U << 3},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF, 1U << 4},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_FMA, 1U << 5},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT, 1U << 6},
-        {UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT, 1U << 7}};
-    pi_bitfield Config = 0;
-    for (const auto &[Flag, Bit] : Pairs)
-      if ((Flags & Flag) != 0)
-        Config |= Bit;
-    return answerValue(Config, ParamValueSize, ParamValue, ParamValueSizeRet);
-  }
+  case PI_DEVICE_INFO_DOUBLE_FP_CONFIG:
+    return FpConfig(UR_DEVICE_INFO_DOUBLE_FP_CONFIG);
+  case PI_DEVICE_INFO_HALF_FP_CONFIG:
+    return FpConfig(UR_DEVICE_INFO_HALF_FP_CONFIG);
   case PI_DEVICE_INFO_AVAILABLE:
     return Bool(UR_DEVICE_INFO_AVAILABLE);
   case PI_DEVICE_INFO_COMPILER_AVAILABLE:

@@ -126,6 +126,7 @@ typedef enum {
   PI_DEVICE_INFO_MAX_WORK_GROUP_SIZE = 0x1004, /* size_t */
   PI_DEVICE_INFO_GLOBAL_MEM_SIZE = 0x101F,   /* pi_uint64 */
   PI_DEVICE_INFO_DOUBLE_FP_CONFIG = 0x1032,  /* pi_bitfield, 0 without fp64 */
+  PI_DEVICE_INFO_HALF_FP_CONFIG = 0x1033,    /* pi_bitfield, 0 without fp16 */
   PI_DEVICE_INFO_AVAILABLE = 0x1027,         /* pi_bool */
   PI_DEVICE_INFO_COMPILER_AVAILABLE = 0x1028, /* pi_bool */
   PI_DEVICE_INFO_LINKER_AVAILABLE = 0x103E,  /* pi_bool */

@@ -436,6 +436,62 @@ TEST_P(RuntimeVirtualFunctions, ProgramBuiltWithoutFp16HoldsTheDummySetImage) {
     reportRealFp16Dummy("the program built for vf16_construct holds " + Fp16Set[0]->Name);
 }
 
+// On the Level Zero TEST DRIVER, what the device computes is DGLINK_ZE_TEST_MODULE_FLAGS
+// (its zeDeviceGetModuleProperties flags; unset: fp64 and int64 atomics), and ctest runs
+// these scenarios with and without fp16 and fp64. Decided here from the driver's flags,
+// not from the extension names the adapter makes of them: the plan takes each set's
+// real image exactly where the flag is on and its dummy where it is off, and refuses a
+// caller of a set whose aspect is off.
+TEST_P(RuntimeVirtualFunctions, LevelZeroTestDriverAspectsFollowItsModuleFlags) {
+  if (GetParam().Backend != "level_zero" ||
+      GetParam().Name.find("dglink Level Zero test driver") == std::string::npos)
+    GTEST_SKIP() << "only the Level Zero test driver takes DGLINK_ZE_TEST_MODULE_FLAGS";
+  const char *Flags = std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS");
+  std::vector<std::string> Words;
+  std::string Word;
+  for (const char C : std::string(Flags != nullptr ? Flags : "fp64,int64_atomics") + ",") {
+    if (C == ',') {
+      Words.push_back(Word);
+      Word.clear();
+    } else if (C != ' ') {
+      Word += C;
+    }
+  }
+  auto flagged = [&Words](const char *Name) {
+    return std::find(Words.begin(), Words.end(), Name) != Words.end();
+  };
+  const bool Fp16Flag = flagged("fp16");
+  const bool Fp64Flag = flagged("fp64");
+  EXPECT_EQ(deviceHasFp16(), Fp16Flag);
+  EXPECT_EQ(deviceHasFp64(), Fp64Flag);
+
+  ModuleId Id = 0;
+  DGLINK_REGISTER_TEST_BUNDLE("virtual_functions_fp16", Id);
+  Expected<LinkPlan> Plan = Rt->planLink(Device, "vf16_construct");
+  ASSERT_TRUE(Plan.ok()) << Plan.status().Message;
+  EXPECT_TRUE(Plan->ForcedOffAspects.empty());
+  EXPECT_EQ(setsOf(*Plan),
+            (std::map<std::string, bool>{{"_ZTSv", false}, {"set_fp16", !Fp16Flag}}));
+  const Status Caller = Rt->planLink(Device, "vf16_use_fp16").status();
+  if (Fp16Flag) {
+    EXPECT_TRUE(Caller.ok()) << Caller.Message;
+  } else {
+    EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "kernel 'vf16_use_fp16' requires aspect fp16",
+                  Caller);
+  }
+
+  // The seed's bundle in a Runtime of its own (both bundles provide the default set).
+  Runtime Seed(testing::countingTable());
+  ASSERT_TRUE(Seed.registerBundleFile(testing::testBundlePath("virtual_functions")).ok());
+  Expected<LinkPlan> Fp64Plan = Seed.planLink(Device, "vf_construct");
+  ASSERT_TRUE(Fp64Plan.ok()) << Fp64Plan.status().Message;
+  EXPECT_EQ(setsOf(*Fp64Plan), (std::map<std::string, bool>{{"_ZTSv", false},
+                                                            {"fp64_set", !Fp64Flag},
+                                                            {"regular_set", false},
+                                                            {"set_fp64", !Fp64Flag}}));
+  EXPECT_EQ(testing::piCalls().Creates.load(), 0);
+}
+
 TEST_P(RuntimeVirtualFunctions, UnknownForcedOffAspectIsAnErrorNamingIt) {
   ModuleId Id = 0;
   DGLINK_REGISTER_TEST_BUNDLE("virtual_functions", Id);

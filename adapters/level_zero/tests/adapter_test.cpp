@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -110,6 +111,61 @@ TEST_F(OnTestDriver, DeviceSaysItIsTheTestDriver) {
   EXPECT_NE(Extensions.find("dglink_test_driver_no_kernel_execution"), std::string::npos);
   EXPECT_EQ(deviceString(PI_EXT_DEVICE_INFO_LINK_FORMATS), "spirv64");
   EXPECT_EQ(deviceString(PI_EXT_DEVICE_INFO_IMAGE_FORMATS), "spirv64");
+}
+
+// The OpenCL names and fp configs a SYCL runtime reads fp16, fp64 and atomic64 from,
+// made from zeDeviceGetModuleProperties. ctest runs this once per value of the test
+// driver's DGLINK_ZE_TEST_MODULE_FLAGS (unset: its default, fp64 and int64 atomics).
+TEST_F(OnTestDriver, ModuleFlagsBecomeExtensionsAndFpConfigs) {
+  struct Case {
+    const char *Flags; // DGLINK_ZE_TEST_MODULE_FLAGS, nullptr for unset
+    const char *Extensions;
+    pi_bitfield Half, Double;
+  };
+  // The test driver's fp flags: denorm, inf/nan, the three roundings, fma; doubles also
+  // correctly rounded divide and sqrt (OpenCL's bit 7, Level Zero's bit 6).
+  const Case Cases[] = {
+      {nullptr,
+       "dglink_test_driver_no_kernel_execution cl_khr_fp64 cl_khr_int64_base_atomics "
+       "cl_khr_int64_extended_atomics pi_ext_spirv64_linking pi_ext_device_global_access",
+       0, 0xBF},
+      {"fp16,int64_atomics",
+       "dglink_test_driver_no_kernel_execution cl_khr_fp16 cl_khr_int64_base_atomics "
+       "cl_khr_int64_extended_atomics pi_ext_spirv64_linking pi_ext_device_global_access",
+       0x3F, 0},
+      {"fp16,fp64,int64_atomics",
+       "dglink_test_driver_no_kernel_execution cl_khr_fp16 cl_khr_fp64 "
+       "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics pi_ext_spirv64_linking "
+       "pi_ext_device_global_access",
+       0x3F, 0xBF},
+      {"none",
+       "dglink_test_driver_no_kernel_execution pi_ext_spirv64_linking "
+       "pi_ext_device_global_access",
+       0, 0},
+  };
+  const char *Flags = std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS");
+  const Case *Expected = nullptr;
+  for (const Case &Each : Cases)
+    if ((Flags == nullptr) == (Each.Flags == nullptr) &&
+        (Flags == nullptr || std::strcmp(Flags, Each.Flags) == 0))
+      Expected = &Each;
+  ASSERT_NE(Expected, nullptr) << "no expectation for DGLINK_ZE_TEST_MODULE_FLAGS='" << Flags
+                               << "': add a case";
+  EXPECT_EQ(deviceString(PI_DEVICE_INFO_EXTENSIONS), Expected->Extensions);
+  pi_bitfield Half = 0xFFFF, Double = 0xFFFF;
+  ASSERT_PI_OK(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_HALF_FP_CONFIG, sizeof(Half), &Half, nullptr));
+  ASSERT_PI_OK(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof(Double), &Double, nullptr));
+  EXPECT_EQ(Half, Expected->Half);
+  EXPECT_EQ(Double, Expected->Double);
+  // Driver-level names stay on the platform; the device's computing ones are its own.
+  size_t Size = 0;
+  ASSERT_PI_OK(piPlatformGetInfo(Platform, PI_PLATFORM_INFO_EXTENSIONS, 0, nullptr, &Size));
+  std::string PlatformExtensions(Size, '\0');
+  ASSERT_PI_OK(piPlatformGetInfo(Platform, PI_PLATFORM_INFO_EXTENSIONS, Size,
+                                 PlatformExtensions.data(), nullptr));
+  EXPECT_STREQ(PlatformExtensions.c_str(), "dglink_test_driver_no_kernel_execution");
 }
 
 // int uid_var (HostAccessINTEL "the_uid", exported as "the_symbol") = 5, and a

@@ -128,6 +128,21 @@ TEST_F(TestDriver, SaysItIsATestDriverThatRunsNoKernels) {
   EXPECT_TRUE(Found);
 }
 
+// As a real driver: a precision's fp capabilities exactly where its flag is set. The
+// flags are DGLINK_ZE_TEST_MODULE_FLAGS's (fp64 and int64 atomics where it is unset).
+TEST_F(TestDriver, ModulePropertiesAreThoseOfARealDriver) {
+  ze_device_module_properties_t Module = {};
+  Module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  ASSERT_EQ(zeDeviceGetModuleProperties(Device, &Module), ZE_RESULT_SUCCESS);
+  if (std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS") == nullptr) {
+    EXPECT_EQ(Module.flags, ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS);
+  }
+  EXPECT_EQ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0, Module.fp16flags != 0);
+  EXPECT_EQ((Module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0, Module.fp64flags != 0);
+  EXPECT_NE(Module.fp32flags, 0u);
+  EXPECT_EQ(Module.spirvVersionSupported, ZE_MAKE_VERSION(1, 4));
+}
+
 TEST_F(TestDriver, UsmCopiesAndFillsWithEvents) {
   void *DeviceMemory = nullptr;
   ze_device_mem_alloc_desc_t DeviceDesc = {};
@@ -246,6 +261,52 @@ TEST_F(TestDriver, HostAccessNameComesBeforeTheExportName) {
             ZE_RESULT_ERROR_INVALID_GLOBAL_NAME);
   EXPECT_EQ(zeModuleGetGlobalPointer(Module, nullptr, nullptr, &Pointer),
             ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+
+// A module's globals share one segment, as a real driver keeps them: each at the
+// offset its type's alignment asks for, the segment's end the limit of a copy.
+TEST_F(TestDriver, ModuleGlobalsShareOneAlignedSegment) {
+  SpirvBuilder B;
+  B.linkage(30, "small", 0).linkage(31, "wide", 0).linkage(32, "last", 0);
+  B.op(21, {1, 32, 0}).op(21, {2, 64, 0}).op(43, {1, 3, 7});
+  B.op(32, {4, 5, 1}).op(32, {5, 5, 2});
+  B.op(59, {4, 30, 5, 3}).op(59, {5, 31, 5}).op(59, {4, 32, 5});
+  ze_module_handle_t Module = nullptr;
+  std::string Log;
+  ASSERT_EQ(createModule(B.bytes(), Module, Log), ZE_RESULT_SUCCESS) << Log;
+  char *Small = nullptr, *Wide = nullptr, *Last = nullptr;
+  size_t Size = 0;
+  ASSERT_EQ(zeModuleGetGlobalPointer(Module, "small", &Size, reinterpret_cast<void **>(&Small)),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Size, 4u);
+  ASSERT_EQ(zeModuleGetGlobalPointer(Module, "wide", &Size, reinterpret_cast<void **>(&Wide)),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Size, 8u);
+  ASSERT_EQ(zeModuleGetGlobalPointer(Module, "last", &Size, reinterpret_cast<void **>(&Last)),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(Small) % 64, 0u) << "the segment is aligned";
+  EXPECT_EQ(Wide, Small + 8) << "the 8-byte global at its aligned offset after the 4-byte one";
+  EXPECT_EQ(Last, Wide + 8);
+  int32_t Value = 0;
+  std::memcpy(&Value, Small, 4);
+  EXPECT_EQ(Value, 7);
+  int64_t WideValue = -1;
+  std::memcpy(&WideValue, Wide, 8);
+  EXPECT_EQ(WideValue, 0) << "padding and globals without an initializer are zero";
+  // A module global is not USM.
+  ze_memory_allocation_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+  ASSERT_EQ(zeMemGetAllocProperties(Context, Wide, &Properties, nullptr), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Properties.type, ZE_MEMORY_TYPE_UNKNOWN);
+  // Up to the segment's end (20 bytes from Small) a copy is the driver's memory; past
+  // it, refused.
+  std::vector<uint8_t> Bytes(21, 0);
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(List, Bytes.data(), Small, 20, nullptr, 0, nullptr),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(List, Bytes.data(), Small, 21, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(List, Last, Bytes.data(), 8, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_SIZE);
 }
 
 TEST_F(TestDriver, KernelsAreCreatedButNeverRun) {

@@ -319,6 +319,7 @@ TEST_F(OpenClAdapter, DiscoversDevicesAndAnswersEveryDeviceQuery) {
                                 PI_DEVICE_INFO_MAX_WORK_GROUP_SIZE,
                                 PI_DEVICE_INFO_GLOBAL_MEM_SIZE,
                                 PI_DEVICE_INFO_DOUBLE_FP_CONFIG,
+                                PI_DEVICE_INFO_HALF_FP_CONFIG,
                                 PI_DEVICE_INFO_AVAILABLE,
                                 PI_DEVICE_INFO_COMPILER_AVAILABLE,
                                 PI_DEVICE_INFO_LINKER_AVAILABLE,

@@ -4,9 +4,9 @@
 // extension "dglink_test_driver_no_kernel_execution") that it executes no
 // kernels; contexts, immediate command lists that run copies and fills at
 // once, events, USM, and modules read from SPIR-V with real storage for their
-// program-scope variables, zeModuleGetGlobalPointer (HostAccessINTEL name
-// first, then the export name) and zeModuleDynamicLink. Kernel launches are
-// refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
+// program-scope variables (one segment per module), zeModuleGetGlobalPointer
+// (HostAccessINTEL name first, then the export name) and zeModuleDynamicLink.
+// Kernel launches are refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
 //
 // Only the zeGet*ProcAddrTable functions are exported; the loader reaches
 // everything else through the tables they fill.
@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -63,7 +64,7 @@ struct _ze_module_build_log_handle_t {
 
 namespace {
 
-// Storage of one module global, aligned for any type it may hold.
+// Where one module global lives: its aligned place in the module's segment.
 struct GlobalStorage {
   const SpirvGlobal *Declaration = nullptr;
   uint8_t *Bytes = nullptr;
@@ -75,7 +76,10 @@ struct _ze_module_handle_t {
   SpirvModule Spirv;
   std::vector<uint8_t> Il;
   std::string BuildFlags;
-  std::vector<GlobalStorage> Storage; // one per defined (not imported) global
+  // The module's defined (not imported) globals share one allocation, as a real driver
+  // keeps them in one segment: one entry in Allocations per module, not per global.
+  uint8_t *Segment = nullptr;
+  std::vector<GlobalStorage> Storage; // one per defined global, pointing into Segment
   // Storage by HostAccessINTEL name and by export name: a real driver finds a global
   // without a walk over all of them, and the scaling benchmarks measure dglink's cost.
   std::unordered_map<std::string, size_t> ByHostAccessName;
@@ -96,8 +100,8 @@ namespace {
 _ze_driver_handle_t TheDriver;
 _ze_device_handle_t TheDevice;
 
-// Every allocation the driver made (USM and module globals), so that a copy
-// touching one is checked against its end.
+// Every allocation the driver made (USM, and each module's segment of globals), so
+// that a copy touching one is checked against its end.
 struct Allocation {
   size_t Size = 0;
   ze_memory_type_t Type = ZE_MEMORY_TYPE_UNKNOWN;
@@ -151,16 +155,64 @@ template <typename T> bool isPowerOfTwo(T Value) {
 } // namespace
 
 _ze_module_handle_t::~_ze_module_handle_t() {
-  for (GlobalStorage &Global : Storage)
-    release(Global.Bytes, true);
+  if (Segment != nullptr)
+    release(Segment, true);
 }
 
 namespace {
 
 // ---- driver, device, context ----
 
+// What the device's module properties say it computes: DGLINK_ZE_TEST_MODULE_FLAGS, a
+// comma-separated list of fp16, fp64 and int64_atomics ("none" or empty: none of them),
+// so that tests see devices with and without each; unset: fp64,int64_atomics. False,
+// naming the word in Bad, for a word that is none of these.
+bool readModuleFlags(ze_device_module_flags_t &Flags, std::string &Bad) {
+  const char *Text = std::getenv("DGLINK_ZE_TEST_MODULE_FLAGS");
+  if (Text == nullptr) {
+    Flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    return true;
+  }
+  Flags = 0;
+  const std::string List = std::string(Text) + ",";
+  std::string Word;
+  for (char C : List) {
+    if (C != ',') {
+      if (C != ' ')
+        Word += C;
+      continue;
+    }
+    if (Word == "fp16")
+      Flags |= ZE_DEVICE_MODULE_FLAG_FP16;
+    else if (Word == "fp64")
+      Flags |= ZE_DEVICE_MODULE_FLAG_FP64;
+    else if (Word == "int64_atomics")
+      Flags |= ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    else if (!Word.empty() && Word != "none") {
+      Bad = Word;
+      return false;
+    }
+    Word.clear();
+  }
+  return true;
+}
+
+ze_device_module_flags_t ModuleFlags = 0;
+
+// A flag list with a typo fails zeInit, so that no test passes on a device it did not
+// ask for: the loader then has no driver, and the adapter reports no platform.
 ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
-  return Flags > 3 ? ZE_RESULT_ERROR_INVALID_ENUMERATION : ZE_RESULT_SUCCESS;
+  if (Flags > 3)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  std::string Bad;
+  if (!readModuleFlags(ModuleFlags, Bad)) {
+    std::fprintf(stderr,
+                 "dglink Level Zero test driver: DGLINK_ZE_TEST_MODULE_FLAGS: '%s' is not "
+                 "fp16, fp64, int64_atomics or none\n",
+                 Bad.c_str());
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL driverGet(uint32_t *Count, ze_driver_handle_t *Drivers) {
@@ -280,13 +332,17 @@ ze_result_t ZE_APICALL deviceGetModuleProperties(ze_device_handle_t Device,
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   Properties->spirvVersionSupported = ZE_MAKE_VERSION(1, 4);
-  Properties->flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  Properties->flags = ModuleFlags;
+  // As a real driver: a precision's capabilities where its flag is set, else 0 (halves
+  // and doubles are only stored here, never computed).
   const ze_device_fp_flags_t Fp =
       ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
       ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
-  Properties->fp16flags = 0;
-  Properties->fp32flags = Fp;
-  Properties->fp64flags = Fp; // doubles are only stored here, never computed
+  Properties->fp16flags = (ModuleFlags & ZE_DEVICE_MODULE_FLAG_FP16) != 0 ? Fp : 0;
+  Properties->fp32flags = Fp | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
+  Properties->fp64flags = (ModuleFlags & ZE_DEVICE_MODULE_FLAG_FP64) != 0
+                              ? Fp | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT
+                              : 0;
   Properties->maxArgumentsSize = 2048;
   Properties->printfBufferSize = 0;
   std::memset(&Properties->nativeKernelSupported, 0, sizeof(Properties->nativeKernelSupported));
@@ -691,6 +747,46 @@ bool checkBuildFlags(const char *Flags, std::string &Log) {
   return true;
 }
 
+// Lays the module's defined globals out in one segment, each at an offset aligned for
+// its type (at least one byte each, so that no two share an address), zero or its
+// initial value. False where the sizes overflow or the memory is not there.
+bool allocateGlobals(_ze_module_handle_t &Module) {
+  constexpr uint64_t Limit = uint64_t(1) << 32; // far more than a test module declares
+  std::vector<std::pair<const SpirvGlobal *, uint64_t>> Layout; // global, offset
+  uint64_t End = 0;
+  size_t Alignment = 1;
+  for (const SpirvGlobal &Global : Module.Spirv.Globals) {
+    if (!Global.ImportName.empty())
+      continue;
+    const uint64_t Align = std::max<uint64_t>(Global.Alignment, 1);
+    if (Align > Limit || Global.Size > Limit)
+      return false;
+    const uint64_t Offset = (End + Align - 1) / Align * Align;
+    End = Offset + std::max<uint64_t>(Global.Size, 1);
+    if (End > Limit)
+      return false;
+    while (Alignment < Align)
+      Alignment *= 2;
+    Layout.emplace_back(&Global, Offset);
+  }
+  if (Layout.empty())
+    return true;
+  Allocation Info;
+  Info.ModuleGlobal = true;
+  Module.Segment = allocate(static_cast<size_t>(End), Alignment, Info);
+  if (Module.Segment == nullptr)
+    return false;
+  std::memset(Module.Segment, 0, static_cast<size_t>(End));
+  Module.Storage.reserve(Layout.size());
+  for (const auto &[Global, Offset] : Layout) {
+    uint8_t *Bytes = Module.Segment + Offset;
+    if (!Global->Initializer.empty())
+      std::memcpy(Bytes, Global->Initializer.data(), static_cast<size_t>(Global->Size));
+    Module.Storage.push_back({Global, Bytes});
+  }
+  return true;
+}
+
 ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handle_t Device,
                                     const ze_module_desc_t *Desc, ze_module_handle_t *Out,
                                     ze_module_build_log_handle_t *BuildLog) {
@@ -724,21 +820,8 @@ ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handl
   }
   Module->Il.assign(Input, Input + Size);
   Module->BuildFlags = Desc->pBuildFlags != nullptr ? Desc->pBuildFlags : "";
-  for (const SpirvGlobal &Global : Module->Spirv.Globals) {
-    if (!Global.ImportName.empty())
-      continue;
-    Allocation Info;
-    Info.ModuleGlobal = true;
-    uint8_t *Bytes =
-        allocate(static_cast<size_t>(Global.Size), static_cast<size_t>(Global.Alignment), Info);
-    if (Bytes == nullptr)
-      return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    if (Global.Initializer.empty())
-      std::memset(Bytes, 0, static_cast<size_t>(Global.Size));
-    else
-      std::memcpy(Bytes, Global.Initializer.data(), static_cast<size_t>(Global.Size));
-    Module->Storage.push_back({&Global, Bytes});
-  }
+  if (!allocateGlobals(*Module))
+    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   for (size_t I = 0; I < Module->Storage.size(); ++I) {
     const SpirvGlobal &Global = *Module->Storage[I].Declaration;
     if (Global.HasHostAccess)

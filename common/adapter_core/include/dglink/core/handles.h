@@ -76,7 +76,9 @@ struct DeviceDescription {
   size_t MaxWorkGroupSize = 1;
   size_t MaxWorkItemSizes[3] = {1, 1, 1};
   pi_uint64 GlobalMemSize = 0;
+  // OpenCL's cl_device_fp_config bits; 0 where the device has no fp64 / fp16.
   pi_bitfield DoubleFpConfig = 0;
+  pi_bitfield HalfFpConfig = 0;
   bool CompilerAvailable = true;
   bool LinkerAvailable = false;
   bool ExecutesKernels = true;
