@@ -188,12 +188,19 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
       Result != PI_SUCCESS)
     return Status{Result,
                   "piDeviceGetInfo(PI_EXT_DEVICE_INFO_USM_MECHANISM) failed: " + lastError(Table)};
-  // Aspects: what the device says, less what the test hook turns off.
-  pi_bitfield Double = 0;
-  if (Table.piDeviceGetInfo(Device, PI_DEVICE_INFO_DOUBLE_FP_CONFIG, sizeof(Double), &Double,
-                            nullptr) == PI_SUCCESS &&
-      Double != 0)
+  // Aspects: what the device says, less what the test hook turns off. A precision is
+  // there where its fp config is not zero (every adapter answers both configs: OpenCL's
+  // half one only with cl_khr_fp16, Level Zero's from its module flags).
+  auto fpConfig = [&](pi_device_info Name) {
+    pi_bitfield Config = 0;
+    return Table.piDeviceGetInfo(Device, Name, sizeof(Config), &Config, nullptr) == PI_SUCCESS
+               ? Config
+               : pi_bitfield{0};
+  };
+  if (fpConfig(PI_DEVICE_INFO_DOUBLE_FP_CONFIG) != 0)
     Traits.Aspects.insert(AspectFp64);
+  if (fpConfig(PI_DEVICE_INFO_HALF_FP_CONFIG) != 0)
+    Traits.Aspects.insert(AspectFp16);
   std::string Extensions;
   if (!queryString(Table, Device, PI_DEVICE_INFO_EXTENSIONS, "PI_DEVICE_INFO_EXTENSIONS",
                    Extensions)
@@ -203,12 +210,10 @@ Expected<DeviceTraits> queryDeviceTraits(const pi_plugin_functions &Table, pi_de
   auto has = [&Names](const char *Name) {
     return std::find(Names.begin(), Names.end(), Name) != Names.end();
   };
-  // CUDA and HIP devices (sm_60+, every AMD GPU HIP runs on) have both; their adapters
-  // list no OpenCL extensions.
+  // CUDA and HIP devices (sm_60+, every AMD GPU HIP runs on) have 64-bit atomics; their
+  // adapters list no OpenCL extensions.
   const bool StreamBackend =
       Traits.Backend.rfind("cuda", 0) == 0 || Traits.Backend.rfind("hip", 0) == 0;
-  if (StreamBackend || has("cl_khr_fp16"))
-    Traits.Aspects.insert(AspectFp16);
   if (StreamBackend || has("cl_khr_int64_base_atomics"))
     Traits.Aspects.insert(AspectAtomic64);
   Expected<std::set<uint32_t>> Off = forcedOffAspects();

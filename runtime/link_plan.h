@@ -24,10 +24,10 @@ struct DeviceTraits {
   // PI_EXT_DEVICE_INFO_USM_MECHANISM: where shared device globals can live.
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
   // The aspects (sycl::aspect values) the device has, less those DGLINK_FORCE_ASPECTS_OFF
-  // turns off (ForcedOff: only those the device really has): fp64 from
-  // PI_DEVICE_INFO_DOUBLE_FP_CONFIG, fp16 and atomic64 from cl_khr_fp16 /
+  // turns off (ForcedOff: only those the device really has): fp64 and fp16 from
+  // PI_DEVICE_INFO_DOUBLE_FP_CONFIG / HALF_FP_CONFIG (not zero), atomic64 from
   // cl_khr_int64_base_atomics in PI_DEVICE_INFO_EXTENSIONS (OpenCL's own list, Level
-  // Zero's module flags), or a CUDA or HIP backend.
+  // Zero's module flags) or a CUDA or HIP backend.
   std::set<uint32_t> Aspects;
   std::set<uint32_t> ForcedOff;
 };
