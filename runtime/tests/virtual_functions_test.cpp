@@ -100,8 +100,9 @@ protected:
            Double != 0;
   }
 
-  // Decided here, not by the runtime: its rule (docs/virtual-functions.md) is cl_khr_fp16
-  // in the extensions, or a CUDA or HIP backend (whose adapters list no OpenCL extensions).
+  // Decided here, apart from the runtime (which reads PI_DEVICE_INFO_HALF_FP_CONFIG):
+  // cl_khr_fp16 in the extensions, or a CUDA or HIP backend (whose adapters list no
+  // OpenCL extensions and whose GPUs all have fp16).
   bool deviceHasFp16() {
     const std::string &Backend = GetParam().Backend;
     return Backend.rfind("cuda", 0) == 0 || Backend.rfind("hip", 0) == 0 ||
