@@ -145,13 +145,14 @@ CopyTuning copyTuningFromEnvironment() {
   T.AsyncPool = envFlag("DGLINK_COPY_ASYNC_POOL", T.AsyncPool);
   T.PinnedCheckBytes = envSize("DGLINK_COPY_PINNED_CHECK_BYTES", T.PinnedCheckBytes, 0,
                                std::numeric_limits<size_t>::max());
-  logger().debug("copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
-                 "ring {} B / {} segments ({}); {} threads from {} B (pieces >= {} B, spin {} us, "
-                 "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({})",
-                 T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
-                 T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ParallelBytes, T.PieceBytes,
-                 T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
-                 T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool);
+  logger().debug(
+      "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
+      "ring {} B / {} segments ({}); {} threads from {} B (pieces >= {} B, spin {} us, "
+      "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B",
+      T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
+      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ParallelBytes, T.PieceBytes,
+      T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal, T.ReadNonTemporal,
+      nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes);
   return T;
 }
 
