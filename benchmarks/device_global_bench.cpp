@@ -49,7 +49,9 @@ using dglink::cuda::cu;
 
 constexpr const char *GlobalName = "bench_global";
 constexpr size_t GlobalSize = size_t{4} << 20;
-constexpr size_t Sizes[] = {4, 64, 4096, 65536, size_t{1} << 20, GlobalSize};
+// Issue 19's sizes, and 16 and 256 KiB between them (where the staged path and the
+// threads take over from each other).
+constexpr size_t Sizes[] = {4, 64, 4096, 16384, 65536, 262144, size_t{1} << 20, GlobalSize};
 constexpr int EnqueuesPerWait = 100;
 
 using WriteFunction = decltype(&piextEnqueueDeviceGlobalVariableWrite);

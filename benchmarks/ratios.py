@@ -95,6 +95,10 @@ def main():
             elif size <= 4096:
                 ok = None if r_raw is None else r_raw <= 1.0
                 target = f"<= 1.0x raw: {verdict(ok)}"
+            elif size not in (65536, 1 << 20, 4 << 20):
+                # Between issue 19's sizes: no target of its own, never slower than raw.
+                ok = None if r_raw is None else r_raw <= 1.0
+                target = f"(between targets) <= 1.0x raw: {verdict(ok)}"
             elif size < (1 << 20):
                 ok = None if r_raw is None else r_raw <= 0.7
                 target = f"<= 0.7x raw: {verdict(ok)}"

@@ -177,12 +177,25 @@ pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *, size_t Si
   StreamBackend &Backend = streamBackend();
   try {
     std::lock_guard<std::mutex> Lock(Backend.HostAllocationsMutex);
-    Backend.HostAllocations.insert(Pointer);
+    Backend.HostAllocations.emplace(Pointer, Size);
+    Backend.HostAllocationCount.store(Backend.HostAllocations.size(), std::memory_order_relaxed);
   } catch (...) {
     (void)D.freeHost(Pointer);
     throw;
   }
   return PI_SUCCESS;
+}
+
+bool StreamBackend::isHostAllocation(const void *Host, size_t Size) {
+  if (HostAllocationCount.load(std::memory_order_relaxed) == 0)
+    return false;
+  std::lock_guard<std::mutex> Lock(HostAllocationsMutex);
+  auto It = HostAllocations.upper_bound(Host);
+  if (It == HostAllocations.begin())
+    return false;
+  --It; // the last allocation starting at or before Host
+  const size_t Offset = reinterpret_cast<uintptr_t>(Host) - reinterpret_cast<uintptr_t>(It->first);
+  return Offset < It->second && Size <= It->second - Offset;
 }
 
 pi_result StreamContext::freeUsm(void *Pointer) {
@@ -193,6 +206,7 @@ pi_result StreamContext::freeUsm(void *Pointer) {
   {
     std::lock_guard<std::mutex> Lock(Backend.HostAllocationsMutex);
     Host = Backend.HostAllocations.erase(Pointer) != 0;
+    Backend.HostAllocationCount.store(Backend.HostAllocations.size(), std::memory_order_relaxed);
   }
   if (Host)
     return D.freeHost(Pointer);

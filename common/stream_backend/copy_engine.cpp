@@ -51,8 +51,19 @@ unsigned defaultThreads() {
   return std::clamp(Cores / 2, 1U, 8U);
 }
 
-// From this size on the bounce buffer is filled with streaming stores.
-constexpr size_t StreamingBounceBytes = size_t{16} * 1024;
+// The cores but one, at most 15: on the H100 host (16 cores) 15 threads read 1 MiB in
+// 42 us and 4 MiB in 131 where 8 took 51 and 157 (docs/stream-backend.md).
+unsigned defaultReadThreads() {
+  const unsigned Cores = std::thread::hardware_concurrency();
+  return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
+}
+
+// From this size on the bounce buffer is filled with streaming stores. Below it they
+// cost more than they save: on the H100 host a 16 KiB write took 11.6-13.0 us with them
+// and 8.1-8.3 with memcpy (the driver moves pinned copies below 32 KiB otherwise than
+// larger ones: a 24 KiB pinned copy takes 8.7-9.0 us, a 32 KiB one 7.7);
+// docs/stream-backend.md.
+constexpr size_t StreamingBounceBytes = size_t{32} * 1024;
 
 pi_result recordDone(Driver &D, Event Done, Stream S) {
   if (Done != nullptr)
@@ -133,6 +144,8 @@ CopyTuning copyTuningFromEnvironment() {
   T.RingSegments =
       static_cast<unsigned>(envSize("DGLINK_COPY_RING_SEGMENTS", T.RingSegments, 2, 64));
   T.Threads = static_cast<unsigned>(envSize("DGLINK_COPY_THREADS", T.Threads, 1, 64));
+  T.ReadThreads =
+      static_cast<unsigned>(envSize("DGLINK_COPY_READ_THREADS", defaultReadThreads(), 1, 64));
   T.ParallelBytes = envSize("DGLINK_COPY_PARALLEL_BYTES", T.ParallelBytes, 4 * KiB, GiB);
   T.PieceBytes = envSize("DGLINK_COPY_PIECE_BYTES", T.PieceBytes, 1 * KiB, GiB);
   T.SpinMicroseconds =
@@ -143,16 +156,21 @@ CopyTuning copyTuningFromEnvironment() {
   T.ReadNonTemporal = envFlag("DGLINK_COPY_READ_NONTEMPORAL", T.ReadNonTemporal);
   T.StagingLimitBytes = envSize("DGLINK_COPY_POOL_BYTES", T.StagingLimitBytes, 64 * KiB, 16 * GiB);
   T.AsyncPool = envFlag("DGLINK_COPY_ASYNC_POOL", T.AsyncPool);
+  T.StagedNonBlockingReads =
+      envFlag("DGLINK_COPY_STAGED_NONBLOCKING_READS", T.StagedNonBlockingReads);
   T.PinnedCheckBytes = envSize("DGLINK_COPY_PINNED_CHECK_BYTES", T.PinnedCheckBytes, 0,
                                std::numeric_limits<size_t>::max());
   logger().debug(
       "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
-      "ring {} B / {} segments ({}); {} threads from {} B (pieces >= {} B, spin {} us, "
-      "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B",
+      "ring {} B / {} segments ({}); {} / {} threads (writes / reads) from {} B (pieces >= {} B, "
+      "spin {} us, "
+      "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
+      "staged non-blocking reads {}",
       T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
-      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ParallelBytes, T.PieceBytes,
-      T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal, T.ReadNonTemporal,
-      nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes);
+      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.ParallelBytes,
+      T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
+      T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes,
+      T.StagedNonBlockingReads);
   return T;
 }
 
@@ -187,9 +205,10 @@ pi_result CopyEngine::reserveSlotEvents(Driver &D, size_t Count) {
   return PI_SUCCESS;
 }
 
-void CopyEngine::hostCopy(void *Dst, const void *Src, size_t Count, bool Streaming) {
-  if (Tuning.Threads > 1 && Count >= Tuning.ParallelBytes)
-    Pool.copy(Dst, Src, Count, Tuning.PieceBytes, Streaming);
+void CopyEngine::hostCopy(void *Dst, const void *Src, size_t Count, bool Streaming, bool IsRead) {
+  if (threaded(Count, IsRead))
+    Pool.copy(Dst, Src, Count, Tuning.PieceBytes, Streaming,
+              IsRead ? Tuning.ReadThreads : Tuning.Threads);
   else if (Streaming)
     copyNonTemporal(Dst, Src, Count);
   else
@@ -217,12 +236,12 @@ void CopyEngine::release(Driver &D) {
   SegmentPending.clear();
 }
 
-bool CopyEngine::threaded(size_t Count) const {
-  return Tuning.Threads > 1 && Count >= Tuning.ParallelBytes;
+bool CopyEngine::threaded(size_t Count, bool IsRead) const {
+  return (IsRead ? Tuning.ReadThreads : Tuning.Threads) > 1 && Count >= Tuning.ParallelBytes;
 }
 
 pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, size_t Count,
-                            bool Blocking, Event Done) {
+                            bool Blocking, Event Done, bool HostPinned) {
   auto *Target = static_cast<char *>(Dst);
   if (Count == 0)
     return recordDone(D, Done, S);
@@ -231,6 +250,13 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
     // The value travels in the fill's pattern: no host memory is read later, and a
     // fill is the cheapest operation that writes device memory.
     DGLINK_TRY(D.fill(Target, Value, static_cast<unsigned>(Count), 1, S));
+    DGLINK_TRY(recordDone(D, Done, S));
+    return Blocking ? D.synchronize(S) : PI_SUCCESS;
+  }
+  if (HostPinned) {
+    // The adapter's own pinned memory: the driver reads it, asynchronously; PI lets the
+    // caller reuse it once Done completes.
+    DGLINK_TRY(D.copy(Target, Src, Count, S));
     DGLINK_TRY(recordDone(D, Done, S));
     return Blocking ? D.synchronize(S) : PI_SUCCESS;
   }
@@ -244,7 +270,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
     DGLINK_TRY(D.copyToDevice(Target, Src, Count, S));
     return recordDone(D, Done, S);
   }
-  if (Count <= Tuning.SmallBytes && !threaded(Count))
+  if (Count <= Tuning.SmallBytes && !threaded(Count, false))
     return writeStaged(D, S, Target, Src, Count, Done);
   if (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Src)) {
     DGLINK_TRY(D.copy(Target, Src, Count, S));
@@ -261,8 +287,8 @@ pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Sr
                                   Event Done) {
   std::lock_guard<std::mutex> Lock(BlockingMutex);
   DGLINK_TRY(reserve(D, BlockingBuffer, std::max(Count, Tuning.SmallBytes)));
-  // Streaming stores from 16 KiB on leave clean lines for the DMA (H100 host, 64 KiB:
-  // 13.9 us against 15.5 with memcpy).
+  // Streaming stores from 32 KiB on leave clean lines for the DMA (H100 host, 64 KiB:
+  // 11.9 us against 13.8 with memcpy; below 32 KiB they cost more than they save).
   if (Tuning.NonTemporal && Count >= StreamingBounceBytes)
     copyNonTemporal(BlockingBuffer.Data, Src, Count);
   else
@@ -274,7 +300,7 @@ pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Sr
 
 CopyEngine::Plan CopyEngine::plan(size_t Count, bool IsWrite) const {
   Plan P;
-  if (threaded(Count)) {
+  if (threaded(Count, !IsWrite)) {
     // Threads fill (or drain) a chunk while the driver moves the one before; the
     // staging memory grows to the copy, up to the limit, then its slots are reused.
     P.Chunk = std::min(IsWrite ? Tuning.WriteChunkBytes : Tuning.ReadChunkBytes, Count);
@@ -305,7 +331,7 @@ pi_result CopyEngine::writePipelined(Driver &D, Stream S, char *Dst, const void 
     if (I >= P.Slots) // the slot's previous transfer must be done
       DGLINK_TRY(D.synchronize(SlotEvents[Slot]));
     char *Staging = BlockingBuffer.Data + Slot * P.Chunk;
-    hostCopy(Staging, Source + Offset, Length, Tuning.NonTemporal);
+    hostCopy(Staging, Source + Offset, Length, Tuning.NonTemporal, false);
     DGLINK_TRY(D.copyToDevice(Dst + Offset, Staging, Length, S));
     if (I + P.Slots < P.Chunks)
       DGLINK_TRY(D.record(SlotEvents[Slot], S));
@@ -401,7 +427,7 @@ pi_result CopyEngine::writeThroughPool(Driver &D, Stream S, char *Dst, const voi
     Blocks.push_back(New);
     Block = &Blocks.back();
   }
-  hostCopy(Block->Memory.Data, Src, Count, Tuning.NonTemporal);
+  hostCopy(Block->Memory.Data, Src, Count, Tuning.NonTemporal, false);
   DGLINK_TRY(D.copyToDevice(Dst, Block->Memory.Data, Count, S));
   DGLINK_TRY(D.record(Block->Done, S));
   Block->Pending = true;
@@ -409,21 +435,28 @@ pi_result CopyEngine::writeThroughPool(Driver &D, Stream S, char *Dst, const voi
 }
 
 pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size_t Count,
-                           bool Blocking, Event Done) {
+                           bool Blocking, Event Done, bool HostPinned) {
   const auto *Source = static_cast<const char *>(Src);
   if (Count == 0)
     return recordDone(D, Done, S);
-  if (!Blocking) {
-    // Into pageable memory the driver completes the copy before returning; into
-    // pinned memory it stays asynchronous.
+  if (HostPinned || (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst))) {
+    // Pinned memory: the driver writes it directly, asynchronously.
+    DGLINK_TRY(D.copy(Dst, Source, Count, S));
+    DGLINK_TRY(recordDone(D, Done, S));
+    return Blocking ? D.synchronize(S) : PI_SUCCESS;
+  }
+  if (!Blocking && !Tuning.StagedNonBlockingReads) {
+    // Into pageable memory the driver completes the copy before returning.
     DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));
     return recordDone(D, Done, S);
   }
-  if (Count <= Tuning.SmallBytes && !threaded(Count))
+  // Into pageable memory a non-blocking read is done like a blocking one: the driver's
+  // own would complete before returning too, staged by one thread; through the staging
+  // here it costs less at every size (H100 host: 4 B 6.2 us against 6.5, 64 KiB 11.1
+  // against 13.4; docs/stream-backend.md), and Done is complete when the call returns.
+  if (Count <= Tuning.SmallBytes && !threaded(Count, true))
     return readStaged(D, S, Dst, Source, Count, Done);
-  if (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst)) {
-    DGLINK_TRY(D.copy(Dst, Source, Count, S));
-  } else if (!Tuning.Pipeline) {
+  if (!Tuning.Pipeline) {
     DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));
   } else {
     return readPipelined(D, S, Dst, Source, Count, Done);
@@ -446,7 +479,7 @@ pi_result CopyEngine::readStaged(Driver &D, Stream S, void *Dst, const char *Src
 pi_result CopyEngine::readPipelined(Driver &D, Stream S, void *Dst, const char *Src, size_t Count,
                                     Event Done) {
   const Plan P = plan(Count, false);
-  const bool Streaming = threaded(Count) && Tuning.ReadNonTemporal;
+  const bool Streaming = threaded(Count, true) && Tuning.ReadNonTemporal;
   std::lock_guard<std::mutex> Lock(BlockingMutex);
   DGLINK_TRY(reserve(D, BlockingBuffer, P.Chunk * P.Slots));
   DGLINK_TRY(reserveSlotEvents(D, P.Slots));
@@ -466,7 +499,7 @@ pi_result CopyEngine::readPipelined(Driver &D, Stream S, void *Dst, const char *
     DGLINK_TRY(D.synchronize(SlotEvents[Slot]));
     // Copy this chunk out while the next ones are in flight, then refill the slot.
     hostCopy(Destination + Offset, BlockingBuffer.Data + Slot * P.Chunk,
-             std::min(P.Chunk, Count - Offset), Streaming);
+             std::min(P.Chunk, Count - Offset), Streaming, true);
     if (I + P.Slots < P.Chunks)
       DGLINK_TRY(Enqueue(I + P.Slots));
   }

@@ -130,12 +130,13 @@ void HostCopyPool::runPieces(Job &J) {
   }
 }
 
-void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
-                        bool NonTemporal) {
+void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
+                        unsigned MaxThreads) {
   if (Count == 0)
     return;
   MinPiece = std::max(MinPiece, Line);
-  const size_t Wanted = std::min<size_t>(Threads, std::max<size_t>(1, Count / MinPiece));
+  const unsigned Most = MaxThreads != 0 ? std::min(MaxThreads, Threads) : Threads;
+  const size_t Wanted = std::min<size_t>(Most, std::max<size_t>(1, Count / MinPiece));
   if (Wanted <= 1) {
     if (NonTemporal)
       copyNonTemporal(Dst, Src, Count);

@@ -115,14 +115,16 @@ pi_result StreamQueue::finish() {
 pi_result StreamQueue::write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
                              const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
-    return Copies.write(driver(), Handle, devicePointer(Device), Src, Size, Request.Blocking, Done);
+    return Copies.write(driver(), Handle, devicePointer(Device), Src, Size, Request.Blocking, Done,
+                        streamBackend().isHostAllocation(Src, Size));
   });
 }
 
 pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
                             const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
-    return Copies.read(driver(), Handle, Dst, devicePointer(Device), Size, Request.Blocking, Done);
+    return Copies.read(driver(), Handle, Dst, devicePointer(Device), Size, Request.Blocking, Done,
+                       streamBackend().isHostAllocation(Dst, Size));
   });
 }
 

@@ -386,12 +386,58 @@ TEST_P(DeviceGlobals, OneMebibyteArray) {
   EXPECT_EVERY_ELEMENT(Values, bigTransformed) << "after dg_transform_big";
 }
 
+// ---- USM host memory ----
+
+// USM host memory (pinned where the device has it) as the source and the destination
+// of device-global copies, from inside an allocation, blocking and not, 4 B to 1 MiB:
+// the stream adapters hand it to the driver directly, without staging and, not
+// blocking, without waiting; every adapter must land the bytes.
+TEST_P(DeviceGlobals, CopiesThroughUsmHostMemory) {
+  pi_usm_capabilities HostUsm = 0;
+  ASSERT_PI_SUCCESS(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_USM_HOST_SUPPORT, sizeof(HostUsm), &HostUsm, nullptr));
+  if (HostUsm == 0)
+    GTEST_SKIP() << "device has no host USM (PI_DEVICE_INFO_USM_HOST_SUPPORT is 0)";
+  const size_t Bytes = BigCount * sizeof(int32_t);
+  UsmPointer Usm;
+  ASSERT_PI_SUCCESS(
+      piextUSMHostAlloc(Usm.out(Context.get()), Context.get(), nullptr, 2 * Bytes + 64, 0));
+  ASSERT_NE(Usm.get(), nullptr);
+  // Interior pointers: the source 64 bytes in, the destination right after it.
+  auto *Source = reinterpret_cast<int32_t *>(static_cast<char *>(Usm.get()) + 64);
+  int32_t *Back = Source + BigCount;
+  for (const size_t Count : {size_t{1}, size_t{16}, size_t{1024}, size_t{16384}, BigCount})
+    for (const bool Blocking : {true, false}) {
+      const size_t Seed = Count * 2 + (Blocking ? 1 : 0);
+      const auto Expected = [Seed](size_t I) { return bigPattern(I + Seed); };
+      for (size_t I = 0; I < Count; ++I)
+        Source[I] = Expected(I);
+      std::fill(Back, Back + Count, UnwrittenInt);
+      const pi_bool Block = Blocking ? PI_TRUE : PI_FALSE;
+      pi_event Wrote = nullptr;
+      pi_event Read = nullptr;
+      ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableWrite(Queue.get(), Program.get(), "dg_big",
+                                                              Block, Count * sizeof(int32_t), 0,
+                                                              Source, 0, nullptr, &Wrote));
+      ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queue.get(), Program.get(), "dg_big",
+                                                             Block, Count * sizeof(int32_t), 0,
+                                                             Back, 1, &Wrote, &Read));
+      ASSERT_PI_SUCCESS(piEventsWait(1, &Read));
+      EXPECT_PI_SUCCESS(piEventRelease(Wrote));
+      EXPECT_PI_SUCCESS(piEventRelease(Read));
+      const std::vector<int32_t> Values(Back, Back + Count);
+      EXPECT_EVERY_ELEMENT(Values, Expected)
+          << Count * sizeof(int32_t) << " bytes, " << (Blocking ? "blocking" : "not blocking");
+    }
+}
+
 // ---- concurrency ----
 
 // Large copies from several threads on several queues at once (the copy engine's
 // threads and staging shared by all of them): each thread owns a quarter of dg_big,
 // writes it (blocking, or not blocking with an event it waits on) from a buffer it
-// scribbles over right after the call, and reads it back.
+// scribbles over right after the call, and reads it back (blocking, or not blocking
+// with an event it waits on, every other round of each kind).
 TEST_P(DeviceGlobals, ConcurrentLargeCopiesOnSeveralQueues) {
   constexpr size_t Queues = 4;
   constexpr size_t Rounds = 6;
@@ -423,9 +469,16 @@ TEST_P(DeviceGlobals, ConcurrentLargeCopiesOnSeveralQueues) {
         }
         std::fill(Source.begin(), Source.end(), -1); // PI lets the caller reuse it now
         std::vector<int32_t> Back(Quarter, UnwrittenInt);
+        const bool BlockingRead = Round % 4 < 2;
+        pi_event Read = nullptr;
         if (Result == PI_SUCCESS)
-          Result = piextEnqueueDeviceGlobalVariableRead(Q, On, "dg_big", PI_TRUE, Bytes, Offset,
-                                                       Back.data(), 0, nullptr, nullptr);
+          Result = piextEnqueueDeviceGlobalVariableRead(
+              Q, On, "dg_big", BlockingRead ? PI_TRUE : PI_FALSE, Bytes, Offset, Back.data(), 0,
+              nullptr, BlockingRead ? nullptr : &Read);
+        if (Result == PI_SUCCESS && Read != nullptr) {
+          Result = piEventsWait(1, &Read);
+          piEventRelease(Read);
+        }
         if (Result != PI_SUCCESS)
           Failures[T] = "queue " + std::to_string(T) + " round " + std::to_string(Round) +
                         ": result " + std::to_string(Result);
@@ -524,20 +577,19 @@ TEST_P(DeviceGlobals, TwoDevicesHaveTheirOwnInstances) {
   ASSERT_NE(Image, nullptr);
   DeviceImage Binary(*Image, *findLinkFormat(Format));
   ProgramHandle TwoDeviceProgram;
-  ASSERT_PI_SUCCESS(piextProgramCreateWithImage(Shared.get(), 2, Both, Binary.get(), TwoDeviceProgram.out()));
+  ASSERT_PI_SUCCESS(
+      piextProgramCreateWithImage(Shared.get(), 2, Both, Binary.get(), TwoDeviceProgram.out()));
   ASSERT_PI_SUCCESS(piProgramBuild(TwoDeviceProgram.get(), 2, Both, "", nullptr, nullptr));
   const int32_t Values[2] = {0x3100, 0x3200};
   for (int I = 0; I < 2; ++I)
-    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableWrite(Queues[I].get(), TwoDeviceProgram.get(),
-                                                            "dg_counter_uid", PI_TRUE,
-                                                            sizeof(int32_t), 0, &Values[I], 0,
-                                                            nullptr, nullptr));
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableWrite(
+        Queues[I].get(), TwoDeviceProgram.get(), "dg_counter_uid", PI_TRUE, sizeof(int32_t), 0,
+        &Values[I], 0, nullptr, nullptr));
   int32_t Back[2] = {UnwrittenInt, UnwrittenInt};
   for (int I = 0; I < 2; ++I)
-    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queues[I].get(), TwoDeviceProgram.get(),
-                                                           "dg_counter_uid", PI_TRUE,
-                                                           sizeof(int32_t), 0, &Back[I], 0,
-                                                           nullptr, nullptr));
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(
+        Queues[I].get(), TwoDeviceProgram.get(), "dg_counter_uid", PI_TRUE, sizeof(int32_t), 0,
+        &Back[I], 0, nullptr, nullptr));
   EXPECT_EQ(Back[0], Values[0]) << "the second device's write reached the first device";
   EXPECT_EQ(Back[1], Values[1]);
   DGLINK_REQUIRE_KERNEL_EXECUTION();
@@ -547,10 +599,9 @@ TEST_P(DeviceGlobals, TwoDevicesHaveTheirOwnInstances) {
   ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queues[0].get(), Increment.get(), 1, nullptr, &One,
                                           nullptr, 0, nullptr, nullptr));
   for (int I = 0; I < 2; ++I)
-    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(Queues[I].get(), TwoDeviceProgram.get(),
-                                                           "dg_counter_uid", PI_TRUE,
-                                                           sizeof(int32_t), 0, &Back[I], 0,
-                                                           nullptr, nullptr));
+    ASSERT_PI_SUCCESS(piextEnqueueDeviceGlobalVariableRead(
+        Queues[I].get(), TwoDeviceProgram.get(), "dg_counter_uid", PI_TRUE, sizeof(int32_t), 0,
+        &Back[I], 0, nullptr, nullptr));
   EXPECT_EQ(Back[0], Values[0] + 1);
   EXPECT_EQ(Back[1], Values[1]) << "the kernel on the first device changed the second's value";
 }

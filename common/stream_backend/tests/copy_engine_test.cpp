@@ -65,11 +65,13 @@ TEST(HostCopyPool, SplitsEverySizeAndAlignment) {
   for (unsigned Threads : {1U, 3U, 8U}) {
     HostCopyPool Pool(Threads, 20);
     for (bool Streaming : {false, true})
-      for (size_t Count :
-           {0U, 1U, 63U, 64U, 65U, 1000U, 4095U, 4097U, 65536U, 65599U, 300001U, (1U << 20) + 13U})
-        for (size_t DstShift : {0, 1, 62})
-          checkCopy(Count, DstShift, 5,
-                    [&](void *D, const void *S, size_t N) { Pool.copy(D, S, N, 1024, Streaming); });
+      for (unsigned Most : {0U, 2U}) // all the pool's threads, or at most two
+        for (size_t Count : {0U, 1U, 63U, 64U, 65U, 1000U, 4095U, 4097U, 65536U, 65599U, 300001U,
+                             (1U << 20) + 13U})
+          for (size_t DstShift : {0, 1, 62})
+            checkCopy(Count, DstShift, 5, [&](void *D, const void *S, size_t N) {
+              Pool.copy(D, S, N, 1024, Streaming, Most);
+            });
   }
 }
 
@@ -128,9 +130,11 @@ TEST(HostCopyPool, DestroyedWhileWorkersSpinOrSleep) {
 std::vector<CopyTuning> tunings() {
   CopyTuning Threaded;
   Threaded.Threads = 4;
+  Threaded.ReadThreads = 6; // reads and writes use different numbers of the pool's threads
   Threaded.SpinMicroseconds = 20;
   CopyTuning OneThread = Threaded;
   OneThread.Threads = 1;
+  OneThread.ReadThreads = 1;
   CopyTuning Tight = Threaded;
   Tight.ParallelBytes = 4096;
   Tight.PieceBytes = 1024;
@@ -147,6 +151,7 @@ std::vector<CopyTuning> tunings() {
   Plain.ReadNonTemporal = false;
   Plain.SmallWriteFill = false;
   Plain.AsyncRing = false;
+  Plain.StagedNonBlockingReads = false;
   return {Threaded, OneThread, Tight, Plain};
 }
 
@@ -171,7 +176,7 @@ TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
                           4095,   4096, 4097, 65535, 65536, 65537, 200003, (1 << 20) + 13,
                           4 << 20};
   for (const CopyTuning &Tuning : tunings()) {
-    HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+    HostCopyPool Pool(Tuning.poolThreads(), Tuning.SpinMicroseconds);
     CopyEngine Copies(Pool, Tuning);
     Stream S = nullptr;
     ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
@@ -189,6 +194,13 @@ TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
                   PI_SUCCESS);
         ASSERT_EQ(std::memcmp(Back.data() + 3, Copy.data(), Size), 0)
             << "blocking read of " << Size << " at " << Offset;
+        // Not blocking, into pageable memory: filled once the stream is done.
+        std::fill(Back.begin(), Back.end(), 0);
+        ASSERT_EQ(Copies.read(Driver, S, Back.data() + 3, Base + Offset, Size, false, nullptr),
+                  PI_SUCCESS);
+        ASSERT_EQ(Driver.synchronize(S), PI_SUCCESS);
+        ASSERT_EQ(std::memcmp(Back.data() + 3, Copy.data(), Size), 0)
+            << "non-blocking read of " << Size << " at " << Offset;
         // Not blocking: the source may change as soon as the call returns.
         std::vector<unsigned char> Next = pattern(Size, static_cast<unsigned>(Size) + 7);
         const std::vector<unsigned char> Expected = Next;
@@ -209,7 +221,7 @@ TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
 TEST_F(Engine, PinnedHostMemoryAboveAndBelowTheCheckRoundTrips) {
   CopyTuning Tuning = tunings().front();
   Tuning.PinnedCheckBytes = 65536;
-  HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+  HostCopyPool Pool(Tuning.poolThreads(), Tuning.SpinMicroseconds);
   CopyEngine Copies(Pool, Tuning);
   Stream S = nullptr;
   ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
@@ -227,6 +239,44 @@ TEST_F(Engine, PinnedHostMemoryAboveAndBelowTheCheckRoundTrips) {
     EXPECT_EQ(std::memcmp(Back, Expected.data(), Size), 0) << Size;
     ASSERT_EQ(Driver.freeHost(Host), PI_SUCCESS);
   }
+  Copies.release(Driver);
+  Driver.destroyStream(S);
+}
+
+// Host memory the caller vouches for as pinned (the adapter's USM host allocations) is
+// copied by the driver directly at every size, blocking or not: no staging is taken,
+// and a non-blocking copy lands when its event completes.
+TEST_F(Engine, HostPinnedMemoryIsCopiedDirectlyAtEverySize) {
+  const CopyTuning Tuning = tunings().front(); // pinned check only from 256 KiB
+  HostCopyPool Pool(Tuning.poolThreads(), Tuning.SpinMicroseconds);
+  CopyEngine Copies(Pool, Tuning);
+  Stream S = nullptr;
+  ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+  dglink::stream::Event Done = nullptr;
+  ASSERT_EQ(Driver.createEvent(Done), PI_SUCCESS);
+  constexpr size_t Most = 300000;
+  void *Host = nullptr;
+  ASSERT_EQ(Driver.allocateHost(Host, 2 * Most), PI_SUCCESS);
+  const size_t Allocated = Driver.pinnedBytes();
+  auto *Source = static_cast<unsigned char *>(Host);
+  unsigned char *Back = Source + Most;
+  for (size_t Size : {size_t{3}, size_t{64}, size_t{4096}, size_t{65536}, Most})
+    for (bool Blocking : {true, false}) {
+      const std::vector<unsigned char> Expected =
+          pattern(Size, static_cast<unsigned>(Size) + (Blocking ? 1 : 0));
+      std::memcpy(Source, Expected.data(), Size);
+      std::memset(Device, 0, Size);
+      ASSERT_EQ(Copies.write(Driver, S, Device, Source, Size, Blocking, Done, true), PI_SUCCESS);
+      ASSERT_EQ(Driver.synchronize(Done), PI_SUCCESS);
+      EXPECT_EQ(std::memcmp(Device, Expected.data(), Size), 0) << "write of " << Size;
+      std::memset(Back, 0, Size);
+      ASSERT_EQ(Copies.read(Driver, S, Back, Device, Size, Blocking, Done, true), PI_SUCCESS);
+      ASSERT_EQ(Driver.synchronize(Done), PI_SUCCESS);
+      EXPECT_EQ(std::memcmp(Back, Expected.data(), Size), 0) << "read of " << Size;
+    }
+  EXPECT_EQ(Driver.pinnedBytes(), Allocated) << "pinned memory was staged";
+  ASSERT_EQ(Driver.freeHost(Host), PI_SUCCESS);
+  Driver.destroyEvent(Done);
   Copies.release(Driver);
   Driver.destroyStream(S);
 }
@@ -257,7 +307,7 @@ TEST_F(Engine, ManyThreadsOnManyQueues) {
   constexpr unsigned ThreadsPerQueue = 3;
   constexpr size_t Region = 400000; // each thread owns one region of the device
   for (const CopyTuning &Tuning : {tunings()[0], tunings()[2]}) {
-    HostCopyPool Pool(Tuning.Threads, Tuning.SpinMicroseconds);
+    HostCopyPool Pool(Tuning.poolThreads(), Tuning.SpinMicroseconds);
     std::vector<std::unique_ptr<CopyEngine>> Engines;
     std::vector<Stream> Streams(Queues);
     for (unsigned Q = 0; Q < Queues; ++Q) {
@@ -351,6 +401,8 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   setenv("DGLINK_COPY_NONTEMPORAL", "maybe", 1);
   setenv("DGLINK_COPY_READ_NONTEMPORAL", "off", 1);
   setenv("DGLINK_COPY_WRITE_CHUNK_BYTES", "100", 1); // below 4 KiB
+  setenv("DGLINK_COPY_STAGED_NONBLOCKING_READS", "0", 1);
+  setenv("DGLINK_COPY_READ_THREADS", "5", 1);
   const CopyTuning Set = dglink::stream::copyTuningFromEnvironment();
   EXPECT_EQ(Set.Threads, 3U);
   EXPECT_EQ(Set.SpinMicroseconds, 0U);
@@ -358,9 +410,16 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   EXPECT_EQ(Set.NonTemporal, Defaults.NonTemporal);
   EXPECT_FALSE(Set.ReadNonTemporal);
   EXPECT_EQ(Set.WriteChunkBytes, Defaults.WriteChunkBytes);
+  EXPECT_TRUE(Defaults.StagedNonBlockingReads);
+  EXPECT_GE(Defaults.ReadThreads, 1U);
+  EXPECT_LE(Defaults.ReadThreads, 15U);
+  EXPECT_EQ(Set.ReadThreads, 5U);
+  EXPECT_EQ(Set.poolThreads(), 5U); // the larger of 3 and 5
+  EXPECT_FALSE(Set.StagedNonBlockingReads);
   for (const char *Knob :
        {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",
-        "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL", "DGLINK_COPY_WRITE_CHUNK_BYTES"})
+        "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL", "DGLINK_COPY_WRITE_CHUNK_BYTES",
+        "DGLINK_COPY_STAGED_NONBLOCKING_READS", "DGLINK_COPY_READ_THREADS"})
     unsetenv(Knob);
 }
 

@@ -11,9 +11,9 @@
 #include <dglink/stream/driver.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,7 @@ class StreamBackend final : public core::Backend {
 public:
   StreamBackend(Personality ThePersonality, std::unique_ptr<Driver> TheDriver)
       : Named(ThePersonality), Api(std::move(TheDriver)),
-        CopyThreads(copyTuning().Threads, copyTuning().SpinMicroseconds) {}
+        CopyThreads(copyTuning().poolThreads(), copyTuning().SpinMicroseconds) {}
   const char *name() const override { return Named.Name; }
   const char *label() const override { return Named.Label; }
   void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;
@@ -44,10 +44,14 @@ public:
   // The host threads of every queue's large copies (started on the first one).
   HostCopyPool &copyThreads() { return CopyThreads; }
 
-  // Pinned host allocations of piextUSMHostAlloc, so that piextUSMFree knows which
-  // free to call (every context of a device shares the primary context).
+  // Pinned host allocations of piextUSMHostAlloc (start -> bytes), so that
+  // piextUSMFree knows which free to call and the copy engine copies them directly at
+  // every size (every context of a device shares the primary context).
   std::mutex HostAllocationsMutex;
-  std::set<void *> HostAllocations;
+  std::map<const void *, size_t> HostAllocations;
+  std::atomic<size_t> HostAllocationCount{0}; // read without the lock: none, no lookup
+  // Whether [Host, Host + Size) lies inside one of them.
+  bool isHostAllocation(const void *Host, size_t Size);
 
 private:
   Personality Named;

@@ -40,6 +40,12 @@ struct CopyTuning {
                                                 // size on use the threads (H100: 4 threads
                                                 // fill 64 KiB of staging in less time than
                                                 // one)
+  unsigned ReadThreads = 15;                    // DGLINK_COPY_READ_THREADS: per read, the
+                                                // caller's included; default the cores but
+                                                // one, at most 15 (H100 host: copying out of
+                                                // memory the DMA just wrote runs at a few
+                                                // GB/s a thread, so reads gain from threads
+                                                // that writes do not need)
   size_t PieceBytes = size_t{16} * 1024;        // DGLINK_COPY_PIECE_BYTES: least bytes per thread
   unsigned SpinMicroseconds = 100;              // DGLINK_COPY_SPIN_US: idle workers spin this long
   size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
@@ -57,11 +63,19 @@ struct CopyTuning {
                                                 // cycle through it
   bool AsyncPool = true;                        // DGLINK_COPY_ASYNC_POOL=0: large non-blocking
                                                 // writes go to the driver directly
+  bool StagedNonBlockingReads = true;           // DGLINK_COPY_STAGED_NONBLOCKING_READS=0:
+                                                // non-blocking reads into pageable memory go
+                                                // to the driver (which completes them before
+                                                // returning, one thread, slower at every
+                                                // size on the H100 host)
   size_t PinnedCheckBytes = size_t{256} * 1024; // DGLINK_COPY_PINNED_CHECK_BYTES: copies from
                                                 // this size on first ask the driver whether
                                                 // the host memory is pinned (then no
                                                 // staging); the question cost up to about
                                                 // 2 us for pageable memory on the H100 host
+
+  // The threads the pool needs: the most either kind of copy uses.
+  unsigned poolThreads() const { return Threads > ReadThreads ? Threads : ReadThreads; }
 };
 // The knobs as the environment sets them now (warnings name every value ignored).
 CopyTuning copyTuningFromEnvironment();
@@ -89,13 +103,18 @@ public:
   // completes in stream order; PI lets the caller reuse Src once Done completes, and
   // pageable sources (the usual case) may in fact be reused at once (captured in the
   // ring, a fill or the driver's own staging).
+  // HostPinned: the caller knows the host memory to be pinned (the adapter's own USM
+  // host allocations), so the driver copies it directly at every size, without staging
+  // and, not blocking, without waiting.
   pi_result write(Driver &D, Stream S, void *Dst, const void *Src, size_t Count, bool Blocking,
-                  Event Done);
+                  Event Done, bool HostPinned = false);
 
   // Copies Count bytes of device memory at Src to host memory at Dst. Blocking:
-  // returns with Dst filled. Not blocking: Dst is filled when Done completes.
+  // returns with Dst filled. Not blocking: Dst is filled when Done completes; into
+  // pageable memory (StagedNonBlockingReads) it is filled when the call returns, as the
+  // driver's own non-blocking read into pageable memory does, but through staging.
   pi_result read(Driver &D, Stream S, void *Dst, const void *Src, size_t Count, bool Blocking,
-                 Event Done);
+                 Event Done, bool HostPinned = false);
 
   // Frees the pinned memory and events; the stream must be idle and the device
   // current.
@@ -118,12 +137,12 @@ private:
     size_t Chunks = 0;
     size_t Slots = 0;
   };
-  bool threaded(size_t Count) const;
+  bool threaded(size_t Count, bool IsRead) const;
   Plan plan(size_t Count, bool IsWrite) const;
   static pi_result reserve(Driver &D, PinnedBuffer &Buffer, size_t Size);
   pi_result reserveSlotEvents(Driver &D, size_t Count);
   // Host side of one chunk: the pool's threads where it is large enough.
-  void hostCopy(void *Dst, const void *Src, size_t Count, bool Streaming);
+  void hostCopy(void *Dst, const void *Src, size_t Count, bool Streaming, bool IsRead);
 
   pi_result writeStaged(Driver &D, Stream S, char *Dst, const void *Src, size_t Count, Event Done);
   pi_result writePipelined(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,

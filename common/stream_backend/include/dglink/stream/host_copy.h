@@ -35,11 +35,13 @@ public:
   HostCopyPool &operator=(const HostCopyPool &) = delete;
 
   // Copies Count bytes from Src to Dst in pieces of at least MinPiece bytes, with up to
-  // threads() threads, the caller one of them; with streaming stores when NonTemporal.
-  // Returns when every byte is copied (and, when NonTemporal, in memory). Safe to call
-  // from many threads at once: each caller works on its own copy and shares the
-  // workers. A copy that fits one piece never touches the workers.
-  void copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal);
+  // threads() threads (MaxThreads, if not 0 and fewer), the caller one of them; with
+  // streaming stores when NonTemporal. Returns when every byte is copied (and, when
+  // NonTemporal, in memory). Safe to call from many threads at once: each caller works
+  // on its own copy and shares the workers. A copy that fits one piece never touches
+  // the workers.
+  void copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
+            unsigned MaxThreads = 0);
 
   // Joins the workers (after the jobs they hold); the next large copy starts them
   // again. Callers must not be inside copy() on other threads.
