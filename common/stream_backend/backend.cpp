@@ -176,9 +176,7 @@ pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *, size_t Si
   DGLINK_TRY(D.allocateHost(Pointer, Size));
   StreamBackend &Backend = streamBackend();
   try {
-    std::lock_guard<std::mutex> Lock(Backend.HostAllocationsMutex);
-    Backend.HostAllocations.emplace(Pointer, Size);
-    Backend.HostAllocationCount.store(Backend.HostAllocations.size(), std::memory_order_relaxed);
+    Backend.HostAllocations.add(Pointer, Size);
   } catch (...) {
     (void)D.freeHost(Pointer);
     throw;
@@ -186,29 +184,11 @@ pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *, size_t Si
   return PI_SUCCESS;
 }
 
-bool StreamBackend::isHostAllocation(const void *Host, size_t Size) {
-  if (HostAllocationCount.load(std::memory_order_relaxed) == 0)
-    return false;
-  std::lock_guard<std::mutex> Lock(HostAllocationsMutex);
-  auto It = HostAllocations.upper_bound(Host);
-  if (It == HostAllocations.begin())
-    return false;
-  --It; // the last allocation starting at or before Host
-  const size_t Offset = reinterpret_cast<uintptr_t>(Host) - reinterpret_cast<uintptr_t>(It->first);
-  return Offset < It->second && Size <= It->second - Offset;
-}
-
 pi_result StreamContext::freeUsm(void *Pointer) {
   Driver &D = driver();
   DGLINK_TRY(makeCurrent());
   StreamBackend &Backend = streamBackend();
-  bool Host = false;
-  {
-    std::lock_guard<std::mutex> Lock(Backend.HostAllocationsMutex);
-    Host = Backend.HostAllocations.erase(Pointer) != 0;
-    Backend.HostAllocationCount.store(Backend.HostAllocations.size(), std::memory_order_relaxed);
-  }
-  if (Host)
+  if (Backend.HostAllocations.remove(Pointer))
     return D.freeHost(Pointer);
   const pi_result Result = D.freeDevice(Pointer);
   if (Result == PI_ERROR_INVALID_VALUE)

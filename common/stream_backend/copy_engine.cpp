@@ -12,6 +12,10 @@
 #include <string>
 #include <thread>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace dglink::stream {
 namespace {
 
@@ -46,15 +50,27 @@ bool envFlag(const char *Name, bool Default) {
 
 // Half the cores, at most 8: on a 16-core host 8 threads copy 1 MiB into pinned memory
 // in 13-15 us where one takes 31-48 (docs/stream-backend.md).
-unsigned defaultThreads() {
-  const unsigned Cores = std::thread::hardware_concurrency();
-  return std::clamp(Cores / 2, 1U, 8U);
+// The cores this process may run on (its affinity mask, so a process pinned to a few
+// cores does not start threads for all of them), else the machine's.
+unsigned usableCores() {
+#if defined(__linux__)
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (sched_getaffinity(0, sizeof(Set), &Set) == 0) {
+    const int Count = CPU_COUNT(&Set);
+    if (Count > 0)
+      return static_cast<unsigned>(Count);
+  }
+#endif
+  return std::max(std::thread::hardware_concurrency(), 1U);
 }
+
+unsigned defaultThreads() { return std::clamp(usableCores() / 2, 1U, 8U); }
 
 // The cores but one, at most 15: on the H100 host (16 cores) 15 threads read 1 MiB in
 // 42 us and 4 MiB in 131 where 8 took 51 and 157 (docs/stream-backend.md).
 unsigned defaultReadThreads() {
-  const unsigned Cores = std::thread::hardware_concurrency();
+  const unsigned Cores = usableCores();
   return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
 }
 
@@ -439,21 +455,23 @@ pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size
   const auto *Source = static_cast<const char *>(Src);
   if (Count == 0)
     return recordDone(D, Done, S);
+  if (!Blocking && !HostPinned && !Tuning.StagedNonBlockingReads) {
+    // The driver: into pageable memory it completes the copy before returning, into
+    // pinned memory it stays asynchronous.
+    DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));
+    return recordDone(D, Done, S);
+  }
   if (HostPinned || (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst))) {
     // Pinned memory: the driver writes it directly, asynchronously.
     DGLINK_TRY(D.copy(Dst, Source, Count, S));
     DGLINK_TRY(recordDone(D, Done, S));
     return Blocking ? D.synchronize(S) : PI_SUCCESS;
   }
-  if (!Blocking && !Tuning.StagedNonBlockingReads) {
-    // Into pageable memory the driver completes the copy before returning.
-    DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));
-    return recordDone(D, Done, S);
-  }
   // Into pageable memory a non-blocking read is done like a blocking one: the driver's
   // own would complete before returning too, staged by one thread; through the staging
   // here it costs less at every size (H100 host: 4 B 6.2 us against 6.5, 64 KiB 11.1
-  // against 13.4; docs/stream-backend.md), and Done is complete when the call returns.
+  // against 13.4; docs/stream-backend.md). The bytes are in Dst when the call returns;
+  // Done completes in stream order after them.
   if (Count <= Tuning.SmallBytes && !threaded(Count, true))
     return readStaged(D, S, Dst, Source, Count, Done);
   if (!Tuning.Pipeline) {

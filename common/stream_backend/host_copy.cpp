@@ -130,6 +130,33 @@ void HostCopyPool::runPieces(Job &J) {
   }
 }
 
+void PinnedRanges::add(const void *Start, size_t Size) {
+  std::unique_lock<std::shared_mutex> Lock(Mutex);
+  Ranges[reinterpret_cast<uintptr_t>(Start)] = Size;
+  Count.store(Ranges.size(), std::memory_order_release);
+}
+
+bool PinnedRanges::remove(const void *Start) {
+  std::unique_lock<std::shared_mutex> Lock(Mutex);
+  const bool Found = Ranges.erase(reinterpret_cast<uintptr_t>(Start)) != 0;
+  Count.store(Ranges.size(), std::memory_order_release);
+  return Found;
+}
+
+bool PinnedRanges::contains(const void *Host, size_t Size) const {
+  // A stale "none" only sends a copy through staging, which works on pinned memory too.
+  if (Count.load(std::memory_order_acquire) == 0)
+    return false;
+  const auto Address = reinterpret_cast<uintptr_t>(Host);
+  std::shared_lock<std::shared_mutex> Lock(Mutex);
+  auto It = Ranges.upper_bound(Address);
+  if (It == Ranges.begin())
+    return false;
+  --It; // the last range starting at or before Host
+  const uintptr_t Offset = Address - It->first;
+  return Offset < It->second && Size <= It->second - Offset;
+}
+
 void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
                         unsigned MaxThreads) {
   if (Count == 0)
@@ -170,9 +197,18 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
   }
   Mine->Posted.store(&J, std::memory_order_seq_cst);
   Generation.fetch_add(1, std::memory_order_seq_cst);
-  if (Sleepers.load(std::memory_order_seq_cst) != 0) {
+  if (const unsigned Asleep = Sleepers.load(std::memory_order_seq_cst); Asleep != 0) {
+    // Wake as many sleepers as the job has pieces for besides the caller's (a read may
+    // take 15 threads, a write 8 of the same pool); the caller copies whatever no
+    // worker claims.
+    const size_t Helpers = J.Pieces - 1;
     std::lock_guard<std::mutex> Lock(Mutex);
-    Wake.notify_all();
+    if (Helpers >= Asleep) {
+      Wake.notify_all();
+    } else {
+      for (size_t I = 0; I < Helpers; ++I)
+        Wake.notify_one();
+    }
   }
   runPieces(J);
   // No worker enters the job from now on; wait for those inside to finish their pieces.

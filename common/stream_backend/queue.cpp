@@ -116,7 +116,7 @@ pi_result StreamQueue::write(const DeviceGlobalLocation &Device, const void *Src
                              const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
     return Copies.write(driver(), Handle, devicePointer(Device), Src, Size, Request.Blocking, Done,
-                        streamBackend().isHostAllocation(Src, Size));
+                        streamBackend().HostAllocations.contains(Src, Size));
   });
 }
 
@@ -124,7 +124,7 @@ pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_
                             const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
     return Copies.read(driver(), Handle, Dst, devicePointer(Device), Size, Request.Blocking, Done,
-                       streamBackend().isHostAllocation(Dst, Size));
+                       streamBackend().HostAllocations.contains(Dst, Size));
   });
 }
 

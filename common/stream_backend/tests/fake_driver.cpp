@@ -226,8 +226,10 @@ pi_result FakeDriver::copyToDevice(void *Dst, const void *Src, size_t Size, Stre
 }
 pi_result FakeDriver::copyToHost(void *Dst, const void *Src, size_t Size, Stream S) {
   enqueue(S, [=] { std::memcpy(Dst, Src, Size); });
-  if (!knowsHostPointer(Dst)) // into pageable memory: complete on return
+  if (!knowsHostPointer(Dst)) { // into pageable memory: complete on return
+    ++PageableReads;
     return synchronize(S);
+  }
   return PI_SUCCESS;
 }
 pi_result FakeDriver::copyToDeviceNow(void *Dst, const void *Src, size_t Size) {

@@ -8,6 +8,7 @@
 
 #include <dglink/stream/driver.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -76,6 +77,9 @@ public:
 
   // Bookkeeping the tests check: pinned bytes held now, and leaks at the end.
   size_t pinnedBytes();
+  // Reads into pageable memory the driver was asked for (each completes before
+  // returning, as CUDA's does).
+  size_t pageableReads() const { return PageableReads.load(); }
   size_t liveEvents();
   size_t liveStreams();
 
@@ -88,6 +92,7 @@ private:
 
   std::mutex Mutex;
   std::map<const char *, size_t> Pinned; // start -> size
+  std::atomic<size_t> PageableReads{0};
   size_t Events = 0;
   size_t Streams = 0;
 };

@@ -11,7 +11,6 @@
 #include <dglink/stream/driver.h>
 
 #include <atomic>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,14 +43,10 @@ public:
   // The host threads of every queue's large copies (started on the first one).
   HostCopyPool &copyThreads() { return CopyThreads; }
 
-  // Pinned host allocations of piextUSMHostAlloc (start -> bytes), so that
-  // piextUSMFree knows which free to call and the copy engine copies them directly at
-  // every size (every context of a device shares the primary context).
-  std::mutex HostAllocationsMutex;
-  std::map<const void *, size_t> HostAllocations;
-  std::atomic<size_t> HostAllocationCount{0}; // read without the lock: none, no lookup
-  // Whether [Host, Host + Size) lies inside one of them.
-  bool isHostAllocation(const void *Host, size_t Size);
+  // Pinned host allocations of piextUSMHostAlloc, so that piextUSMFree knows which free
+  // to call and the copy engine copies them directly at every size (every context of a
+  // device shares the primary context).
+  PinnedRanges HostAllocations;
 
 private:
   Personality Named;

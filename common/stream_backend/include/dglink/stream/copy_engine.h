@@ -33,24 +33,24 @@ struct CopyTuning {
   size_t RingBytes = size_t{512} * 1024; // DGLINK_COPY_RING_BYTES
   unsigned RingSegments = 8;             // DGLINK_COPY_RING_SEGMENTS
   // The host threads (HostCopyPool).
-  unsigned Threads = 8;                         // DGLINK_COPY_THREADS: per copy, the caller's
-                                                // included (1: no worker threads); default
-                                                // half the cores, at most 8
-  size_t ParallelBytes = size_t{64} * 1024;     // DGLINK_COPY_PARALLEL_BYTES: copies from this
-                                                // size on use the threads (H100: 4 threads
-                                                // fill 64 KiB of staging in less time than
-                                                // one)
-  unsigned ReadThreads = 15;                    // DGLINK_COPY_READ_THREADS: per read, the
-                                                // caller's included; default the cores but
-                                                // one, at most 15 (H100 host: copying out of
-                                                // memory the DMA just wrote runs at a few
-                                                // GB/s a thread, so reads gain from threads
-                                                // that writes do not need)
-  size_t PieceBytes = size_t{16} * 1024;        // DGLINK_COPY_PIECE_BYTES: least bytes per thread
-  unsigned SpinMicroseconds = 100;              // DGLINK_COPY_SPIN_US: idle workers spin this long
-  size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
-                                                // move in chunks of this (the next one is
-                                                // copied while the driver moves this one)
+  unsigned Threads = 8;                     // DGLINK_COPY_THREADS: per write, the
+                                            // caller's included (1: no worker threads);
+                                            // default half the usable cores, at most 8
+  size_t ParallelBytes = size_t{64} * 1024; // DGLINK_COPY_PARALLEL_BYTES: copies from this
+                                            // size on use the threads (H100: 4 threads
+                                            // fill 64 KiB of staging in less time than
+                                            // one)
+  unsigned ReadThreads = 15;                // DGLINK_COPY_READ_THREADS: per read, the
+                                            // caller's included; default the usable
+                                            // cores but one, at most 15 (H100 host: copying out of
+                                            // memory the DMA just wrote runs at a few
+                                            // GB/s a thread, so reads gain from threads
+                                            // that writes do not need)
+  size_t PieceBytes = size_t{16} * 1024;    // DGLINK_COPY_PIECE_BYTES: least bytes per thread
+  unsigned SpinMicroseconds = 100;          // DGLINK_COPY_SPIN_US: idle workers spin this long
+  size_t WriteChunkBytes = size_t{1} << 20; // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
+                                            // move in chunks of this (the next one is
+                                            // copied while the driver moves this one)
   size_t ReadChunkBytes = size_t{512} * 1024;   // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
                                                 // (H100, lock-free pool: 256 and 512 KiB beat
                                                 // 1 MiB at 1 and 4 MiB)
@@ -111,8 +111,9 @@ public:
 
   // Copies Count bytes of device memory at Src to host memory at Dst. Blocking:
   // returns with Dst filled. Not blocking: Dst is filled when Done completes; into
-  // pageable memory (StagedNonBlockingReads) it is filled when the call returns, as the
-  // driver's own non-blocking read into pageable memory does, but through staging.
+  // pageable memory (StagedNonBlockingReads) it is already filled when the call
+  // returns, as the driver's own non-blocking read into pageable memory is, but
+  // through staging.
   pi_result read(Driver &D, Stream S, void *Dst, const void *Src, size_t Count, bool Blocking,
                  Event Done, bool HostPinned = false);
 

@@ -10,7 +10,9 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
@@ -23,6 +25,23 @@ void copyNonTemporal(void *Dst, const void *Src, size_t Count);
 
 // Which streaming stores copyNonTemporal uses here: "avx", "sse2" or "none".
 const char *nonTemporalKind();
+
+// Host memory the adapter allocated pinned (its piextUSMHostAlloc), so that copies from
+// and to it skip staging. Safe from many threads: lookups share a lock, and take none
+// while no range is held.
+class PinnedRanges {
+public:
+  void add(const void *Start, size_t Size);
+  // Forgets the range that starts at Start; false if there is none.
+  bool remove(const void *Start);
+  // Whether [Host, Host + Size) lies inside one range.
+  bool contains(const void *Host, size_t Size) const;
+
+private:
+  mutable std::shared_mutex Mutex;
+  std::map<uintptr_t, size_t> Ranges; // start -> bytes
+  std::atomic<size_t> Count{0};       // Ranges.size(), read without the lock
+};
 
 class HostCopyPool {
 public:
