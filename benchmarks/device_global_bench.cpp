@@ -12,6 +12,7 @@
 #include <dglink/support/image.h>
 
 #include "dglink_timing.h"
+#include "pi_bench.h"
 
 #ifdef DGLINK_BENCH_UR
 #include "ur_bench.h"
@@ -43,6 +44,7 @@ namespace {
 using dglink::bench::Clock;
 using dglink::bench::add;
 using dglink::bench::median;
+using dglink::bench::platformBackend;
 using dglink::bench::seconds;
 using dglink::bench::timeEachCall;
 using dglink::cuda::cu;
@@ -146,14 +148,6 @@ pi_program buildProgram(const unsigned char *Bytes, size_t Size) {
         "piextProgramCreateWithImage");
   check(piProgramBuild(Program, 1, &S.Device, nullptr, nullptr, nullptr), "piProgramBuild");
   return Program;
-}
-
-std::string platformBackend(pi_platform Platform) {
-  char Name[64] = {};
-  if (piPlatformGetInfo(Platform, PI_EXT_PLATFORM_INFO_BACKEND, sizeof(Name), Name, nullptr) !=
-      PI_SUCCESS)
-    return {};
-  return Name;
 }
 
 // The adapter's own entry point: the library the dispatch layer loaded, found

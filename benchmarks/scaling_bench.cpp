@@ -11,6 +11,7 @@
 #include <dglink/pi.h>
 
 #include "dglink_timing.h"
+#include "pi_bench.h"
 #include "spirv_builder.h"
 
 #include <benchmark/benchmark.h>
@@ -30,6 +31,7 @@ namespace {
 
 using dglink::bench::Clock;
 using dglink::bench::median;
+using dglink::bench::platformBackend;
 using dglink::bench::seconds;
 using dglink::ze_test::SpirvBuilder;
 
@@ -236,14 +238,6 @@ void dispatchCost(benchmark::State &State, bool Write) {
   piProgramRelease(Program);
   State.counters["median_us"] = median(Samples);
   State.counters["adapters"] = S.AdaptersLoaded;
-}
-
-std::string platformBackend(pi_platform Platform) {
-  char Name[64] = {};
-  if (piPlatformGetInfo(Platform, PI_EXT_PLATFORM_INFO_BACKEND, sizeof(Name), Name, nullptr) !=
-      PI_SUCCESS)
-    return {};
-  return Name;
 }
 
 bool setUp() {
