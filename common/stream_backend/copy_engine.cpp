@@ -48,8 +48,6 @@ bool envFlag(const char *Name, bool Default) {
   return Default;
 }
 
-// Half the cores, at most 8: on a 16-core host 8 threads copy 1 MiB into pinned memory
-// in 13-15 us where one takes 31-48 (docs/stream-backend.md).
 // The cores this process may run on (its affinity mask, so a process pinned to a few
 // cores does not start threads for all of them), else the machine's.
 unsigned usableCores() {
@@ -65,6 +63,8 @@ unsigned usableCores() {
   return std::max(std::thread::hardware_concurrency(), 1U);
 }
 
+// Half the cores, at most 8: on a 16-core host 8 threads copy 1 MiB into pinned memory
+// in 13-15 us where one takes 31-48 (docs/stream-backend.md).
 unsigned defaultThreads() { return std::clamp(usableCores() / 2, 1U, 8U); }
 
 // The cores but one, at most 15: on the H100 host (16 cores) 15 threads read 1 MiB in
@@ -148,6 +148,7 @@ CopyTuning copyTuningFromEnvironment() {
   constexpr size_t GiB = size_t{1} << 30;
   CopyTuning T;
   T.Threads = defaultThreads();
+  T.ReadThreads = defaultReadThreads();
   T.SmallBytes = envSize("DGLINK_COPY_STAGING_BYTES", T.SmallBytes, 1, GiB);
   T.ChunkBytes = envSize("DGLINK_COPY_CHUNK_BYTES", T.ChunkBytes, 4 * KiB, GiB);
   T.MinChunkBytes =
@@ -160,8 +161,7 @@ CopyTuning copyTuningFromEnvironment() {
   T.RingSegments =
       static_cast<unsigned>(envSize("DGLINK_COPY_RING_SEGMENTS", T.RingSegments, 2, 64));
   T.Threads = static_cast<unsigned>(envSize("DGLINK_COPY_THREADS", T.Threads, 1, 64));
-  T.ReadThreads =
-      static_cast<unsigned>(envSize("DGLINK_COPY_READ_THREADS", defaultReadThreads(), 1, 64));
+  T.ReadThreads = static_cast<unsigned>(envSize("DGLINK_COPY_READ_THREADS", T.ReadThreads, 1, 64));
   T.ParallelBytes = envSize("DGLINK_COPY_PARALLEL_BYTES", T.ParallelBytes, 4 * KiB, GiB);
   T.PieceBytes = envSize("DGLINK_COPY_PIECE_BYTES", T.PieceBytes, 1 * KiB, GiB);
   T.SpinMicroseconds =
@@ -266,15 +266,13 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
     // The value travels in the fill's pattern: no host memory is read later, and a
     // fill is the cheapest operation that writes device memory.
     DGLINK_TRY(D.fill(Target, Value, static_cast<unsigned>(Count), 1, S));
-    DGLINK_TRY(recordDone(D, Done, S));
-    return Blocking ? D.synchronize(S) : PI_SUCCESS;
+    return complete(D, S, Done, Blocking);
   }
   if (HostPinned) {
     // The adapter's own pinned memory: the driver reads it, asynchronously; PI lets the
     // caller reuse it once Done completes.
     DGLINK_TRY(D.copy(Target, Src, Count, S));
-    DGLINK_TRY(recordDone(D, Done, S));
-    return Blocking ? D.synchronize(S) : PI_SUCCESS;
+    return complete(D, S, Done, Blocking);
   }
   if (!Blocking) {
     if (Tuning.AsyncRing && Count <= Tuning.RingBytes / Tuning.RingSegments)
@@ -295,8 +293,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
   } else {
     return writePipelined(D, S, Target, Src, Count, Done);
   }
-  DGLINK_TRY(recordDone(D, Done, S));
-  return D.synchronize(S);
+  return complete(D, S, Done, true);
 }
 
 pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
@@ -310,8 +307,7 @@ pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Sr
   else
     std::memcpy(BlockingBuffer.Data, Src, Count);
   DGLINK_TRY(D.copyToDevice(Dst, BlockingBuffer.Data, Count, S));
-  DGLINK_TRY(recordDone(D, Done, S));
-  return D.synchronize(S);
+  return complete(D, S, Done, true);
 }
 
 CopyEngine::Plan CopyEngine::plan(size_t Count, bool IsWrite) const {
@@ -352,8 +348,7 @@ pi_result CopyEngine::writePipelined(Driver &D, Stream S, char *Dst, const void 
     if (I + P.Slots < P.Chunks)
       DGLINK_TRY(D.record(SlotEvents[Slot], S));
   }
-  DGLINK_TRY(recordDone(D, Done, S));
-  return D.synchronize(S);
+  return complete(D, S, Done, true);
 }
 
 pi_result CopyEngine::writeThroughRing(Driver &D, Stream S, char *Dst, const void *Src,
@@ -464,8 +459,7 @@ pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size
   if (HostPinned || (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst))) {
     // Pinned memory: the driver writes it directly, asynchronously.
     DGLINK_TRY(D.copy(Dst, Source, Count, S));
-    DGLINK_TRY(recordDone(D, Done, S));
-    return Blocking ? D.synchronize(S) : PI_SUCCESS;
+    return complete(D, S, Done, Blocking);
   }
   // Into pageable memory a non-blocking read is done like a blocking one: the driver's
   // own would complete before returning too, staged by one thread; through the staging
@@ -479,8 +473,7 @@ pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size
   } else {
     return readPipelined(D, S, Dst, Source, Count, Done);
   }
-  DGLINK_TRY(recordDone(D, Done, S));
-  return D.synchronize(S);
+  return complete(D, S, Done, true);
 }
 
 pi_result CopyEngine::readStaged(Driver &D, Stream S, void *Dst, const char *Src, size_t Count,

@@ -128,13 +128,6 @@ pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_
   });
 }
 
-// Done recorded after the command; a blocking request waits for the stream.
-static pi_result complete(Driver &D, Stream S, Event Done, bool Blocking) {
-  if (Done != nullptr)
-    DGLINK_TRY(D.record(Done, S));
-  return Blocking ? D.synchronize(S) : PI_SUCCESS;
-}
-
 pi_result StreamQueue::usmCopy(void *Dst, const void *Src, size_t Size,
                                const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {

@@ -151,4 +151,14 @@ public:
                          std::vector<char> &Out, CodeKind &OutKind, std::string &Log) = 0;
 };
 
+// The end of a command on S: Done (if any) recorded after it; a blocking command then
+// waits for the stream.
+inline pi_result complete(Driver &D, Stream S, Event Done, bool Blocking) {
+  if (Done != nullptr) {
+    if (const pi_result Result = D.record(Done, S); Result != PI_SUCCESS)
+      return Result;
+  }
+  return Blocking ? D.synchronize(S) : PI_SUCCESS;
+}
+
 } // namespace dglink::stream
