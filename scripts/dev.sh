@@ -21,7 +21,7 @@ packages=(
   clang-15 llvm-15 llvm-spirv-15 lld-15 clang-format-14 clang-tidy-14
   llvm-15-dev libllvmspirvlib-15-dev libze-dev
   libamdhip64-dev libamd-comgr-dev rocm-device-libs
-  python3 googletest llvm-15-tools
+  python3 googletest llvm-15-tools ccache
 )
 
 install_packages() {
@@ -42,10 +42,16 @@ install_packages() {
 configure_and_build() { # <build dir> [extra cmake args]
   local dir=$1
   shift
+  # ccache, when present, makes a rebuild (another worktree, a second run) cheap.
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+  fi
   # The Unified Runtime face is always built here: UR from ../shared/third_party
   # (DGLINK_UR_SNAPSHOT), or DGLINK_UR_SOURCE_DIR / an installed UR (docs/ur.md).
   cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DDGLINK_WARNINGS_AS_ERRORS=ON -DDGLINK_REQUIRE_UR=ON "$@"
+    -DDGLINK_WARNINGS_AS_ERRORS=ON -DDGLINK_REQUIRE_UR=ON "${launcher[@]}" "$@"
   cmake --build "$dir" -j "$jobs"
 }
 
