@@ -66,6 +66,15 @@ public:
     return true;
   }
 
+  bool canAccessPeer(int From, int To) override {
+    return hip().DeviceCanAccessPeer != nullptr && hip().DeviceEnablePeerAccess != nullptr &&
+           hip().DeviceCanAccessPeer(From, To);
+  }
+  pi_result enablePeerAccess(int From, int To) override {
+    DGLINK_HIP(DeviceEnablePeerAccess, From, To);
+    return PI_SUCCESS;
+  }
+
   pi_result createStream(stream::Stream &Out) override {
     HipStream S = nullptr;
     DGLINK_HIP(StreamCreateNonBlocking, &S);

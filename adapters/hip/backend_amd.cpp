@@ -77,6 +77,9 @@ struct AmdFunctions {
 AmdFunctions Amd;
 // Optional: hipPointerGetAttributes (the table's KnowsHostPointer stays null without it).
 decltype(&::hipPointerGetAttributes) AmdPointerGetAttributes = nullptr;
+// Optional: peer access (the table's entries stay null without them).
+decltype(&::hipDeviceCanAccessPeer) AmdDeviceCanAccessPeer = nullptr;
+decltype(&::hipDeviceEnablePeerAccess) AmdDeviceEnablePeerAccess = nullptr;
 
 template <typename Function> bool resolve(void *Library, const char *Symbol, Function &Out) {
   void *Address = dlsym(Library, Symbol);
@@ -163,9 +166,19 @@ HipError eventQuery(HipEvent E) { return err(Amd.hipEventQuery(event(E))); }
 HipError mallocDevice(void **P, size_t Size) { return err(Amd.hipMalloc(P, Size)); }
 HipError freeDevice(void *P) { return err(Amd.hipFree(P)); }
 HipError hostMalloc(void **P, size_t Size) {
-  return err(Amd.hipHostMalloc(P, Size, hipHostMallocDefault));
+  return err(Amd.hipHostMalloc(P, Size, hipHostMallocPortable));
 }
 HipError hostFree(void *P) { return err(Amd.hipHostFree(P)); }
+bool deviceCanAccessPeer(int From, int To) {
+  int Can = 0;
+  return AmdDeviceCanAccessPeer(&Can, From, To) == hipSuccess && Can != 0;
+}
+HipError deviceEnablePeerAccess(int From, int To) {
+  if (const hipError_t R = Amd.hipSetDevice(From); R != hipSuccess)
+    return err(R);
+  const hipError_t R = AmdDeviceEnablePeerAccess(To, 0);
+  return err(R == hipErrorPeerAccessAlreadyEnabled ? hipSuccess : R);
+}
 HipError mallocManaged(void **P, size_t Size) {
   return err(Amd.hipMallocManaged(P, Size, hipMemAttachGlobal));
 }
@@ -283,6 +296,9 @@ LoadState load() {
   Amd = Functions; // written once, before any handle exists
   if (!resolve(Library, "hipPointerGetAttributes", AmdPointerGetAttributes))
     AmdPointerGetAttributes = nullptr;
+  if (!resolve(Library, "hipDeviceCanAccessPeer", AmdDeviceCanAccessPeer) ||
+      !resolve(Library, "hipDeviceEnablePeerAccess", AmdDeviceEnablePeerAccess))
+    AmdDeviceCanAccessPeer = nullptr;
   const hipError_t Init = Amd.hipInit(0);
   if (Init != hipSuccess) {
     State.Reason = std::string("hipInit failed: ") + errorName(Init) + " (" +
@@ -311,6 +327,10 @@ LoadState load() {
   Table.MallocManaged = mallocManaged;
   if (AmdPointerGetAttributes != nullptr)
     Table.KnowsHostPointer = knowsHostPointer;
+  if (AmdDeviceCanAccessPeer != nullptr && AmdDeviceEnablePeerAccess != nullptr) {
+    Table.DeviceCanAccessPeer = deviceCanAccessPeer;
+    Table.DeviceEnablePeerAccess = deviceEnablePeerAccess;
+  }
   Table.MemcpyAsync = memcpyAsync;
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;

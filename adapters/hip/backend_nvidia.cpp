@@ -71,7 +71,13 @@ HipError mallocDevice(void **P, size_t Size) {
   return err(R);
 }
 HipError freeDevice(void *P) { return err(cu().cuMemFree(address(P))); }
-HipError hostMalloc(void **P, size_t Size) { return err(cu().cuMemAllocHost(P, Size)); }
+HipError hostMalloc(void **P, size_t Size) {
+  return err(cu().cuMemHostAlloc(P, Size, CU_MEMHOSTALLOC_PORTABLE));
+}
+bool deviceCanAccessPeer(int From, int To) { return dglink::cuda::canAccessPeer(From, To); }
+HipError deviceEnablePeerAccess(int From, int To) {
+  return err(dglink::cuda::enablePeerAccess(From, To));
+}
 HipError hostFree(void *P) { return err(cu().cuMemFreeHost(P)); }
 HipError mallocManaged(void **P, size_t Size) {
   CUdeviceptr Pointer = 0;
@@ -197,6 +203,8 @@ HipApi makeTable() {
   Table.DriverGetVersion = driverGetVersion;
   Table.GetDeviceInfo = getDeviceInfo;
   Table.SetDevice = setDevice;
+  Table.DeviceCanAccessPeer = deviceCanAccessPeer;
+  Table.DeviceEnablePeerAccess = deviceEnablePeerAccess;
   Table.StreamCreateNonBlocking = streamCreateNonBlocking;
   Table.StreamDestroy = streamDestroy;
   Table.StreamSynchronize = streamSynchronize;

@@ -64,6 +64,10 @@ struct HipApi {
   HipError (*GetDeviceInfo)(int Ordinal, HipDeviceInfo &Info) = nullptr;
   // Makes the device (its primary context) current on this thread.
   HipError (*SetDevice)(int Ordinal) = nullptr;
+  // hipDeviceCanAccessPeer / hipDeviceEnablePeerAccess (From current; already enabled
+  // is success). Null where the library lacks them: no peer access then.
+  bool (*DeviceCanAccessPeer)(int From, int To) = nullptr;
+  HipError (*DeviceEnablePeerAccess)(int From, int To) = nullptr;
   HipError (*StreamCreateNonBlocking)(HipStream *Stream) = nullptr;
   HipError (*StreamDestroy)(HipStream Stream) = nullptr;
   HipError (*StreamSynchronize)(HipStream Stream) = nullptr;
@@ -75,7 +79,7 @@ struct HipApi {
   HipError (*EventQuery)(HipEvent Event) = nullptr;
   HipError (*Malloc)(void **Pointer, size_t Size) = nullptr;
   HipError (*Free)(void *Pointer) = nullptr;
-  HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr;
+  HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr; // pinned, portable
   HipError (*HostFree)(void *Pointer) = nullptr;
   HipError (*MallocManaged)(void **Pointer, size_t Size) = nullptr;
   // hipPointerGetAttributes: whether the driver knows Host (pinned, registered or

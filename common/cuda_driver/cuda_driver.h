@@ -39,6 +39,7 @@
   X(cuMemAlloc)                                                                                    \
   X(cuMemFree)                                                                                     \
   X(cuMemAllocHost)                                                                                \
+  X(cuMemHostAlloc)                                                                                \
   X(cuMemFreeHost)                                                                                 \
   X(cuMemAllocManaged)                                                                             \
   X(cuMemcpyAsync)                                                                                 \
@@ -66,7 +67,9 @@
   X(cuFuncGetParamInfo)                                                                            \
   X(cuModuleGetFunctionCount)                                                                      \
   X(cuModuleEnumerateFunctions)                                                                    \
-  X(cuFuncGetName)
+  X(cuFuncGetName)                                                                                 \
+  X(cuDeviceCanAccessPeer)                                                                         \
+  X(cuCtxEnablePeerAccess)
 
 namespace dglink::cuda {
 

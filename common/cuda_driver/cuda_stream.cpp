@@ -70,6 +70,12 @@ public:
     return Context != nullptr;
   }
 
+  bool canAccessPeer(int From, int To) override { return cuda::canAccessPeer(From, To); }
+  pi_result enablePeerAccess(int From, int To) override {
+    const CUresult R = cuda::enablePeerAccess(From, To);
+    return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuCtxEnablePeerAccess");
+  }
+
   pi_result createStream(stream::Stream &Out) override {
     CUstream S = nullptr;
     DGLINK_CU(cuStreamCreate, &S, CU_STREAM_NON_BLOCKING);
@@ -122,7 +128,7 @@ public:
     return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuMemFree");
   }
   pi_result allocateHost(void *&Pointer, size_t Size) override {
-    DGLINK_CU(cuMemAllocHost, &Pointer, Size);
+    DGLINK_CU(cuMemHostAlloc, &Pointer, Size, CU_MEMHOSTALLOC_PORTABLE);
     return PI_SUCCESS;
   }
   pi_result freeHost(void *Pointer) override {
@@ -329,6 +335,28 @@ CUresult makePrimaryCurrent(int Ordinal) {
   if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
     return CUDA_SUCCESS;
   return cu().cuCtxSetCurrent(Context);
+}
+
+bool canAccessPeer(int From, int To) {
+  CUdevice FromDevice = 0;
+  CUdevice ToDevice = 0;
+  int Can = 0;
+  return cu().cuDeviceCanAccessPeer != nullptr && cu().cuCtxEnablePeerAccess != nullptr &&
+         cu().cuDeviceGet(&FromDevice, From) == CUDA_SUCCESS &&
+         cu().cuDeviceGet(&ToDevice, To) == CUDA_SUCCESS &&
+         cu().cuDeviceCanAccessPeer(&Can, FromDevice, ToDevice) == CUDA_SUCCESS && Can != 0;
+}
+
+CUresult enablePeerAccess(int From, int To) {
+  if (cu().cuCtxEnablePeerAccess == nullptr)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (const CUresult R = makePrimaryCurrent(To); R != CUDA_SUCCESS)
+    return R;
+  const CUcontext Peer = Contexts[static_cast<size_t>(To)].load(std::memory_order_acquire);
+  if (const CUresult R = makePrimaryCurrent(From); R != CUDA_SUCCESS)
+    return R;
+  const CUresult R = cu().cuCtxEnablePeerAccess(Peer, 0);
+  return R == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? CUDA_SUCCESS : R;
 }
 
 CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log) {

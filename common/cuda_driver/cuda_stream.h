@@ -16,6 +16,11 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info);
 // Makes the device's primary context current on this thread, retaining it on first
 // use for the process (as the CUDA runtime does). A TLS read on the hot path.
 CUresult makePrimaryCurrent(int Ordinal);
+// Whether device From can reach device To's memory (cuDeviceCanAccessPeer; false
+// where the driver lacks the peer calls), and turning it on between their primary
+// contexts (already on is success).
+bool canAccessPeer(int From, int To);
+CUresult enablePeerAccess(int From, int To);
 // cuModuleLoadDataEx with the JIT's error and information logs appended to Log.
 CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log);
 

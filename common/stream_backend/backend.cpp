@@ -1,6 +1,7 @@
 // The stream backend's platform, devices and contexts: one platform with every device
-// the driver reports (zero platforms where the driver or a device is missing), one
-// device per context on its primary context, buffers and USM, recycled events.
+// the driver reports (zero platforms where the driver or a device is missing), contexts
+// of any of its devices on their primary contexts (peers enabled), buffers and USM,
+// recycled events.
 #include <dglink/stream/backend.h>
 
 #include <dglink/support/error.h>
@@ -98,42 +99,69 @@ void StreamBackend::discover(std::vector<std::unique_ptr<_pi_platform>> &Platfor
 
 pi_result StreamBackend::createContext(_pi_context &Context,
                                        std::unique_ptr<core::ContextImpl> &Impl) {
-  auto Made = std::make_unique<StreamContext>(*Context.Devices[0]);
-  DGLINK_TRY(Made->makeCurrent()); // retains the primary context on first use
+  auto Made = std::make_unique<StreamContext>(Context.Devices);
+  Driver &D = *Api;
+  for (const auto &On : Made->Devices)
+    DGLINK_TRY(D.makeCurrent(On->Ordinal)); // retains the primary context on first use
+  // Copies between the devices' memory (and kernels reading another device's USM) go
+  // peer to peer where the hardware can; elsewhere the driver stages them through the host.
+  for (const auto &From : Made->Devices)
+    for (const auto &To : Made->Devices)
+      if (From != To && D.canAccessPeer(From->Ordinal, To->Ordinal)) {
+        DGLINK_TRY(D.enablePeerAccess(From->Ordinal, To->Ordinal));
+        logger().debug("{}: peer access from device {} to device {}", Named.Name, From->Ordinal,
+                       To->Ordinal);
+      }
   Impl = std::move(Made);
   return PI_SUCCESS;
 }
 
-StreamContext::~StreamContext() {
-  if (makeCurrent() != PI_SUCCESS)
-    return;
-  for (Event E : FreeEvents)
-    driver().destroyEvent(E);
+StreamContext::StreamContext(const std::vector<_pi_device *> &TheDevices) {
+  Devices.reserve(TheDevices.size());
+  for (_pi_device *Device : TheDevices)
+    Devices.push_back(std::make_unique<ContextDevice>(*Device, streamDevice(*Device).Ordinal));
 }
 
-pi_result StreamContext::acquireEvent(Event &Out) {
+StreamContext::~StreamContext() {
+  for (const auto &On : Devices) {
+    if (driver().makeCurrent(On->Ordinal) != PI_SUCCESS)
+      continue;
+    for (Event E : On->FreeEvents)
+      driver().destroyEvent(E);
+  }
+}
+
+ContextDevice &StreamContext::of(const _pi_device &Device) const {
+  for (const auto &On : Devices)
+    if (&On->Device == &Device)
+      return *On;
+  return *Devices[0]; // unreachable: the core checks that Device is the context's
+}
+
+pi_result StreamContext::acquireEvent(ContextDevice &On, Event &Out) {
   {
-    std::lock_guard<std::mutex> Lock(EventMutex);
-    if (!FreeEvents.empty()) {
-      Out = FreeEvents.back();
-      FreeEvents.pop_back();
+    std::lock_guard<std::mutex> Lock(On.EventMutex);
+    if (!On.FreeEvents.empty()) {
+      Out = On.FreeEvents.back();
+      On.FreeEvents.pop_back();
       return PI_SUCCESS;
     }
   }
   return driver().createEvent(Out);
 }
 
-void StreamContext::recycleEvent(Event E) {
-  std::lock_guard<std::mutex> Lock(EventMutex);
-  FreeEvents.push_back(E);
+void StreamContext::recycleEvent(ContextDevice &On, Event E) {
+  std::lock_guard<std::mutex> Lock(On.EventMutex);
+  On.FreeEvents.push_back(E);
 }
 
 pi_result StreamContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
-  DGLINK_TRY(makeCurrent());
+  ContextDevice &On = of(*Queue.Device);
+  DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   Stream S = nullptr;
   DGLINK_TRY(driver().createStream(S));
   try {
-    Impl = std::make_unique<StreamQueue>(Queue, *this, S);
+    Impl = std::make_unique<StreamQueue>(Queue, On, S);
   } catch (...) {
     driver().destroyStream(S);
     throw;
@@ -144,10 +172,16 @@ pi_result StreamContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::Que
 pi_result StreamContext::createBuffer(size_t Size, const void *CopyFrom,
                                       std::unique_ptr<core::MemImpl> &Impl) {
   Driver &D = driver();
-  DGLINK_TRY(makeCurrent());
+  const int Ordinal = first().Ordinal;
+  DGLINK_TRY(D.makeCurrent(Ordinal));
   void *Pointer = nullptr;
-  DGLINK_TRY(D.allocateDevice(Pointer, Size));
-  auto Made = std::make_unique<StreamMem>(*this, Pointer); // frees it on failure
+  // A buffer is valid on every device of its context: with several, the driver's
+  // managed memory moves it to the device that uses it.
+  if (Devices.size() == 1)
+    DGLINK_TRY(D.allocateDevice(Pointer, Size));
+  else
+    DGLINK_TRY(D.allocateShared(Pointer, Size));
+  auto Made = std::make_unique<StreamMem>(Ordinal, Pointer); // frees it on failure
   if (CopyFrom != nullptr)
     DGLINK_TRY(D.copyToDeviceNow(Pointer, CopyFrom, Size));
   Impl = std::move(Made);
@@ -156,41 +190,70 @@ pi_result StreamContext::createBuffer(size_t Size, const void *CopyFrom,
 
 StreamMem::~StreamMem() {
   // The driver's free waits for work using the memory to finish.
-  if (Context.makeCurrent() == PI_SUCCESS)
+  if (driver().makeCurrent(Ordinal) == PI_SUCCESS)
     (void)driver().freeDevice(Pointer);
 }
 
-pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *, size_t Size, pi_uint32,
+pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32,
                                      void *&Pointer) {
   Driver &D = driver();
-  DGLINK_TRY(makeCurrent());
+  const int Ordinal = Device != nullptr ? of(*Device).Ordinal : first().Ordinal;
+  DGLINK_TRY(D.makeCurrent(Ordinal));
   // The drivers align every allocation to at least the largest alignment accepted.
+  void *Made = nullptr;
   switch (Kind) {
   case core::UsmKind::Device:
-    return D.allocateDevice(Pointer, Size);
+    DGLINK_TRY(D.allocateDevice(Made, Size));
+    break;
   case core::UsmKind::Shared:
-    return D.allocateShared(Pointer, Size);
+    DGLINK_TRY(D.allocateShared(Made, Size));
+    break;
   case core::UsmKind::Host:
+    DGLINK_TRY(D.allocateHost(Made, Size)); // portable: pinned for every device
     break;
   }
-  DGLINK_TRY(D.allocateHost(Pointer, Size));
   StreamBackend &Backend = streamBackend();
   try {
-    Backend.HostAllocations.add(Pointer, Size);
+    PinnedRanges &Ranges =
+        Kind == core::UsmKind::Host ? Backend.HostAllocations : Backend.DeviceAllocations;
+    Ranges.add(Made, Size);
+    std::lock_guard<std::mutex> Lock(UsmMutex);
+    UsmOwners.emplace(Made, Ordinal);
   } catch (...) {
-    (void)D.freeHost(Pointer);
+    if (Kind == core::UsmKind::Host) {
+      (void)Backend.HostAllocations.remove(Made);
+      (void)D.freeHost(Made);
+    } else {
+      (void)Backend.DeviceAllocations.remove(Made);
+      (void)D.freeDevice(Made);
+    }
     throw;
   }
+  Pointer = Made;
   return PI_SUCCESS;
 }
 
 pi_result StreamContext::freeUsm(void *Pointer) {
   Driver &D = driver();
-  DGLINK_TRY(makeCurrent());
+  int Ordinal = first().Ordinal;
+  {
+    // Another context's allocation is still the driver's to judge (as it was before
+    // contexts kept their owners): freed in this context's first device.
+    std::lock_guard<std::mutex> Lock(UsmMutex);
+    if (auto Found = UsmOwners.find(Pointer); Found != UsmOwners.end()) {
+      Ordinal = Found->second;
+      UsmOwners.erase(Found);
+    }
+  }
+  DGLINK_TRY(D.makeCurrent(Ordinal));
   StreamBackend &Backend = streamBackend();
   if (Backend.HostAllocations.remove(Pointer))
     return D.freeHost(Pointer);
+  const bool Registered = Backend.DeviceAllocations.remove(Pointer);
   const pi_result Result = D.freeDevice(Pointer);
+  if (Result != PI_SUCCESS && Registered)
+    logger().warn("{}: freeing USM {} failed: {}", Backend.name(), fmt::ptr(Pointer),
+                  lastErrorMessage());
   if (Result == PI_ERROR_INVALID_VALUE)
     return fail(PI_ERROR_INVALID_VALUE,
                 "piextUSMFree: {} is not a USM allocation of the {} adapter", fmt::ptr(Pointer),

@@ -176,17 +176,18 @@ CopyTuning copyTuningFromEnvironment() {
       envFlag("DGLINK_COPY_STAGED_NONBLOCKING_READS", T.StagedNonBlockingReads);
   T.PinnedCheckBytes = envSize("DGLINK_COPY_PINNED_CHECK_BYTES", T.PinnedCheckBytes, 0,
                                std::numeric_limits<size_t>::max());
+  T.UsmBytes = envSize("DGLINK_COPY_USM_BYTES", T.UsmBytes, 0, std::numeric_limits<size_t>::max());
   logger().debug(
       "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
       "ring {} B / {} segments ({}); {} / {} threads (writes / reads) from {} B (pieces >= {} B, "
       "spin {} us, "
       "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
-      "staged non-blocking reads {}",
+      "staged non-blocking reads {}, USM copies from {} B",
       T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
       T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.ParallelBytes,
       T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
       T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes,
-      T.StagedNonBlockingReads);
+      T.StagedNonBlockingReads, T.UsmBytes);
   return T;
 }
 
@@ -256,8 +257,14 @@ bool CopyEngine::threaded(size_t Count, bool IsRead) const {
   return (IsRead ? Tuning.ReadThreads : Tuning.Threads) > 1 && Count >= Tuning.ParallelBytes;
 }
 
+bool CopyEngine::pinned(Driver &D, const void *Host, size_t Count, HostMemory Known) const {
+  if (Known != HostMemory::Unknown)
+    return Known == HostMemory::Pinned;
+  return Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Host);
+}
+
 pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, size_t Count,
-                            bool Blocking, Event Done, bool HostPinned) {
+                            bool Blocking, Event Done, HostMemory Host) {
   auto *Target = static_cast<char *>(Dst);
   if (Count == 0)
     return recordDone(D, Done, S);
@@ -268,7 +275,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
     DGLINK_TRY(D.fill(Target, Value, static_cast<unsigned>(Count), 1, S));
     return complete(D, S, Done, Blocking);
   }
-  if (HostPinned) {
+  if (Host == HostMemory::Pinned) {
     // The adapter's own pinned memory: the driver reads it, asynchronously; PI lets the
     // caller reuse it once Done completes.
     DGLINK_TRY(D.copy(Target, Src, Count, S));
@@ -277,8 +284,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
   if (!Blocking) {
     if (Tuning.AsyncRing && Count <= Tuning.RingBytes / Tuning.RingSegments)
       return writeThroughRing(D, S, Target, Src, Count, Done);
-    if (Tuning.AsyncPool && Count <= Tuning.StagingLimitBytes &&
-        !(Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Src)))
+    if (Tuning.AsyncPool && Count <= Tuning.StagingLimitBytes && !pinned(D, Src, Count, Host))
       return writeThroughPool(D, S, Target, Src, Count, Done);
     // The driver copies pageable memory into its own staging before returning.
     DGLINK_TRY(D.copyToDevice(Target, Src, Count, S));
@@ -286,7 +292,7 @@ pi_result CopyEngine::write(Driver &D, Stream S, void *Dst, const void *Src, siz
   }
   if (Count <= Tuning.SmallBytes && !threaded(Count, false))
     return writeStaged(D, S, Target, Src, Count, Done);
-  if (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Src)) {
+  if (pinned(D, Src, Count, Host)) {
     DGLINK_TRY(D.copy(Target, Src, Count, S));
   } else if (!Tuning.Pipeline) {
     DGLINK_TRY(D.copyToDevice(Target, Src, Count, S));
@@ -446,17 +452,17 @@ pi_result CopyEngine::writeThroughPool(Driver &D, Stream S, char *Dst, const voi
 }
 
 pi_result CopyEngine::read(Driver &D, Stream S, void *Dst, const void *Src, size_t Count,
-                           bool Blocking, Event Done, bool HostPinned) {
+                           bool Blocking, Event Done, HostMemory Host) {
   const auto *Source = static_cast<const char *>(Src);
   if (Count == 0)
     return recordDone(D, Done, S);
-  if (!Blocking && !HostPinned && !Tuning.StagedNonBlockingReads) {
+  if (!Blocking && Host != HostMemory::Pinned && !Tuning.StagedNonBlockingReads) {
     // The driver: into pageable memory it completes the copy before returning, into
     // pinned memory it stays asynchronous.
     DGLINK_TRY(D.copyToHost(Dst, Source, Count, S));
     return recordDone(D, Done, S);
   }
-  if (HostPinned || (Count >= Tuning.PinnedCheckBytes && D.knowsHostPointer(Dst))) {
+  if (pinned(D, Dst, Count, Host)) {
     // Pinned memory: the driver writes it directly, asynchronously.
     DGLINK_TRY(D.copy(Dst, Source, Count, S));
     return complete(D, S, Done, Blocking);

@@ -1,7 +1,8 @@
 // The stream backend's programs and kernels: native code checked against the driver's
-// formats, build = the driver's module loader, link = the driver's linker (the core
-// has resolved the images' symbol tables first), device globals as module globals,
-// kernels with by-value arguments.
+// formats, build = the driver's module loader on each device of the program, link = the
+// driver's linker for each device architecture (the core has resolved the images'
+// symbol tables first), device globals as module globals of the device's module,
+// kernels with by-value arguments and a function per device.
 #include <dglink/stream/backend.h>
 
 #include <dglink/support/error.h>
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace dglink::stream {
 namespace {
@@ -32,9 +34,9 @@ pi_result refuseForeignCode(const char *Function, const _pi_device &Device, cons
               D.codeDescription());
 }
 
-// Loads Image for the context's device; a failure is a build failure whose message
-// carries the loader's log.
-pi_result load(StreamContext &Context, const void *Image, std::string &Log, Module &Loaded) {
+// Loads Image on Device (its context current); a failure is a build failure whose
+// message carries the loader's log.
+pi_result load(const _pi_device &Device, const void *Image, std::string &Log, Module &Loaded) {
   std::string LoaderLog;
   const pi_result Result = driver().loadModule(Loaded, Image, LoaderLog);
   if (!LoaderLog.empty())
@@ -48,7 +50,36 @@ pi_result load(StreamContext &Context, const void *Image, std::string &Log, Modu
   const std::string Message = lastErrorMessage();
   Log += (Log.empty() || Log.back() == '\n' ? "" : "\n") + Message;
   return fail(PI_ERROR_BUILD_PROGRAM_FAILURE, "{} (device '{}')\n{}", Message,
-              Context.Device.Description.Name, LoaderLog);
+              Device.Description.Name, LoaderLog);
+}
+
+// Loads one image per device of Devices into Modules: Images maps each device
+// architecture to its image (the same code for every device of one architecture).
+// On failure the modules loaded so far are unloaded and Modules stays empty.
+pi_result loadOnEach(const StreamContext &Context, const std::vector<_pi_device *> &Devices,
+                     const std::map<std::string, std::vector<char>> &Images, std::string &Log,
+                     std::vector<DeviceModule> &Modules) {
+  Driver &D = driver();
+  std::vector<DeviceModule> Loaded;
+  pi_result Result = PI_SUCCESS;
+  for (const _pi_device *Device : Devices) {
+    DeviceModule Made;
+    Made.Ordinal = Context.of(*Device).Ordinal;
+    Result = D.makeCurrent(Made.Ordinal);
+    if (Result == PI_SUCCESS)
+      Result = load(*Device, Images.at(streamDevice(*Device).Info.Arch).data(), Log, Made.Loaded);
+    if (Result != PI_SUCCESS)
+      break;
+    Loaded.push_back(Made);
+  }
+  if (Result == PI_SUCCESS) {
+    Modules = std::move(Loaded);
+    return PI_SUCCESS;
+  }
+  for (const DeviceModule &Made : Loaded)
+    if (D.makeCurrent(Made.Ordinal) == PI_SUCCESS)
+      D.unloadModule(Made.Loaded);
+  return Result;
 }
 
 // Kernel names from the loaded module where the code did not name them (cubins carry
@@ -70,20 +101,21 @@ pi_result StreamContext::createProgram(const char *Function, const core::Program
                   Function, streamBackend().label(),
                   Source.DeclaredFormat == PI_DEVICE_BINARY_TYPE_SPIRV ? "SPIR-V"
                                                                        : "LLVM bitcode (SPIR)",
-                  Device.Description.Name, D.codeDescription());
+                  first().Device.Description.Name, D.codeDescription());
     const char *Target = Source.Target;
     if (Target != nullptr && *Target != '\0' && std::strcmp(Target, D.target()) != 0 &&
         std::strcmp(Target, PI_DEVICE_BINARY_TARGET_UNKNOWN) != 0)
       return fail(PI_ERROR_INVALID_OPERATION,
                   "{}: image target '{}' cannot run on {} device '{}' (it runs {})", Function,
-                  clip(Target), streamBackend().label(), Device.Description.Name, D.target());
+                  clip(Target), streamBackend().label(), first().Device.Description.Name,
+                  D.target());
     if (Source.Size == 0)
       return fail(PI_ERROR_INVALID_BINARY, "{}: the image's byte range is empty or invalid",
                   Function);
   }
   CodeKind Kind = CodeKind::Ptx;
   if (!D.detectCode(Source.Data, Source.Size, Kind))
-    return refuseForeignCode(Function, Device, Source.Data, Source.Size);
+    return refuseForeignCode(Function, first().Device, Source.Data, Source.Size);
   Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
   if (Program.Target.empty())
     Program.Target = D.target();
@@ -95,19 +127,31 @@ pi_result StreamContext::createProgram(const char *Function, const core::Program
 }
 
 StreamProgram::~StreamProgram() {
-  if (Loaded != nullptr && Context.makeCurrent() == PI_SUCCESS)
-    driver().unloadModule(Loaded);
+  for (const DeviceModule &Made : Modules)
+    if (driver().makeCurrent(Made.Ordinal) == PI_SUCCESS)
+      driver().unloadModule(Made.Loaded);
+}
+
+Module StreamProgram::moduleOf(int Ordinal) const {
+  for (const DeviceModule &Made : Modules)
+    if (Made.Ordinal == Ordinal)
+      return Made.Loaded;
+  return nullptr;
 }
 
 pi_result StreamProgram::build(_pi_program &Program, const std::string &, std::string &Log) {
-  DGLINK_TRY(Context.makeCurrent());
-  std::vector<char> Image;
-  DGLINK_TRY(
-      driver().codeForLoad(Kind, bytesOf(Program), streamDevice(Context.Device).Info, Image, Log));
-  Module Made = nullptr;
-  DGLINK_TRY(load(Context, Image.data(), Log, Made));
-  nameKernels(Program, Made);
-  Loaded = Made;
+  // What the driver loads, made once per device architecture of the program.
+  std::map<std::string, std::vector<char>> Images;
+  const std::vector<char> Bytes = bytesOf(Program);
+  for (const _pi_device *Device : Program.Devices) {
+    const DeviceInfo &Info = streamDevice(*Device).Info;
+    if (Images.count(Info.Arch) != 0)
+      continue;
+    DGLINK_TRY(driver().makeCurrent(Context.of(*Device).Ordinal));
+    DGLINK_TRY(driver().codeForLoad(Kind, Bytes, Info, Images[Info.Arch], Log));
+  }
+  DGLINK_TRY(loadOnEach(Context, Program.Devices, Images, Log, Modules));
+  nameKernels(Program, Modules[0].Loaded);
   return PI_SUCCESS;
 }
 
@@ -119,7 +163,6 @@ pi_result StreamProgram::compile(_pi_program &, const std::string &, std::string
 pi_result StreamContext::link(core::LinkRequest &Request) {
   Driver &D = driver();
   _pi_program &Output = Request.Output;
-  DGLINK_TRY(makeCurrent());
   std::vector<std::vector<char>> Bytes(Request.Inputs.size());
   std::vector<LinkSource> Sources;
   for (size_t I = 0; I < Request.Inputs.size(); ++I) {
@@ -137,33 +180,49 @@ pi_result StreamContext::link(core::LinkRequest &Request) {
           Output.KernelNames.end())
         Output.KernelNames.push_back(Name);
   }
-  std::vector<char> Linked;
+  // One link per device architecture of the output; every device loads its own.
+  std::map<std::string, std::vector<char>> Linked;
   CodeKind Kind = CodeKind::Cubin;
-  std::string Log;
-  pi_result Result = D.link(Sources, streamDevice(Device).Info, Linked, Kind, Log);
-  Output.Log += Log;
-  if (Result == PI_ERROR_LINKER_NOT_AVAILABLE)
-    return Result;
-  // The images' symbol tables show a problem: the core fails the link with it, after
-  // the linker has said what it found.
-  if (Request.ProblemsFound)
-    return PI_ERROR_LINK_PROGRAM_FAILURE;
-  if (Result != PI_SUCCESS)
-    return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}", lastErrorMessage());
-  auto Impl = std::make_unique<StreamProgram>(*this, Kind); // unloads the module if need be
-  if (load(*this, Linked.data(), Output.Log, Impl->Loaded) != PI_SUCCESS)
+  std::vector<char> FirstLinked;
+  for (const _pi_device *Device : Output.Devices) {
+    const DeviceInfo &Info = streamDevice(*Device).Info;
+    if (Linked.count(Info.Arch) != 0)
+      continue;
+    DGLINK_TRY(D.makeCurrent(of(*Device).Ordinal));
+    std::string Log;
+    std::vector<char> &Made = Linked[Info.Arch];
+    const pi_result Result = D.link(Sources, Info, Made, Kind, Log);
+    Output.Log += Log;
+    if (Result == PI_ERROR_LINKER_NOT_AVAILABLE)
+      return Result;
+    // The images' symbol tables show a problem: the core fails the link with it, after
+    // the linker has said what it found.
+    if (Request.ProblemsFound)
+      return PI_ERROR_LINK_PROGRAM_FAILURE;
+    if (Result != PI_SUCCESS)
+      return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "{}", lastErrorMessage());
+    if (FirstLinked.empty())
+      FirstLinked = Made;
+  }
+  auto Impl = std::make_unique<StreamProgram>(*this, Kind); // unloads the modules if need be
+  if (loadOnEach(*this, Output.Devices, Linked, Output.Log, Impl->Modules) != PI_SUCCESS)
     return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "the linked {} does not load: {}",
                 codeKindName(Kind), lastErrorMessage());
-  Module Made = Impl->Loaded;
-  Output.Binary.assign(Linked.begin(), Linked.end());
-  nameKernels(Output, Made);
+  Output.Binary.assign(FirstLinked.begin(), FirstLinked.end());
+  nameKernels(Output, Impl->Modules[0].Loaded);
   Output.Impl = std::move(Impl);
   return PI_SUCCESS;
 }
 
-pi_result StreamProgram::findGlobal(_pi_program &, _pi_device &, const std::string &,
+pi_result StreamProgram::findGlobal(_pi_program &, _pi_device &Device, const std::string &,
                                     const std::string &Symbol, core::GlobalLookup &Result) {
-  DGLINK_TRY(Context.makeCurrent());
+  const int Ordinal = Context.of(Device).Ordinal;
+  const Module Loaded = moduleOf(Ordinal);
+  if (Loaded == nullptr) {
+    Result.NotFoundReason = "the program has no module on this device";
+    return PI_SUCCESS;
+  }
+  DGLINK_TRY(driver().makeCurrent(Ordinal));
   void *Address = nullptr;
   size_t Bytes = 0;
   bool Found = false;
@@ -179,19 +238,37 @@ pi_result StreamProgram::findGlobal(_pi_program &, _pi_device &, const std::stri
 pi_result StreamProgram::createKernel(_pi_program &Program, const char *Name,
                                       std::unique_ptr<core::KernelImpl> &Kernel) {
   Driver &D = driver();
-  DGLINK_TRY(Context.makeCurrent());
-  FunctionHandle F = nullptr;
-  bool Found = false;
-  DGLINK_TRY(D.function(Loaded, Name, F, Found));
-  if (!Found)
-    return core::unknownKernel(Name, Program);
-  auto Made = std::make_unique<StreamKernel>(Name, F);
-  if (const int MaxThreads = D.maxThreadsPerBlock(F); MaxThreads > 0)
+  std::vector<DeviceFunction> Functions;
+  int MaxThreads = 0;
+  for (const DeviceModule &Made : Modules) {
+    DGLINK_TRY(D.makeCurrent(Made.Ordinal));
+    DeviceFunction Function;
+    Function.Ordinal = Made.Ordinal;
+    bool Found = false;
+    DGLINK_TRY(D.function(Made.Loaded, Name, Function.Handle, Found));
+    if (!Found)
+      return core::unknownKernel(Name, Program);
+    // The kernel's limit is the smallest of its devices'.
+    if (const int Limit = D.maxThreadsPerBlock(Function.Handle);
+        Limit > 0 && (MaxThreads == 0 || Limit < MaxThreads))
+      MaxThreads = Limit;
+    Functions.push_back(Function);
+  }
+  const FunctionHandle First = Functions[0].Handle;
+  auto Made = std::make_unique<StreamKernel>(Name, std::move(Functions));
+  if (MaxThreads > 0)
     Made->MaxThreadsPerBlock = MaxThreads;
-  Made->ParameterSizesKnown = D.parameterSizes(F, Made->ParameterSizes);
+  Made->ParameterSizesKnown = D.parameterSizes(First, Made->ParameterSizes);
   Made->Arguments.resize(Made->ParameterSizes.size());
   Kernel = std::move(Made);
   return PI_SUCCESS;
+}
+
+FunctionHandle StreamKernel::functionOf(int Ordinal) const {
+  for (const DeviceFunction &Function : Functions)
+    if (Function.Ordinal == Ordinal)
+      return Function.Handle;
+  return nullptr;
 }
 
 pi_uint32 StreamKernel::numArguments() const {

@@ -20,6 +20,12 @@ char *devicePointer(const DeviceGlobalLocation &Location) {
   return core::locationAddress<char *>(Location);
 }
 
+// What the adapter knows of the host side of a device-global copy.
+HostMemory hostMemory(const void *Host, size_t Size) {
+  return streamBackend().HostAllocations.contains(Host, Size) ? HostMemory::Pinned
+                                                              : HostMemory::Unknown;
+}
+
 // The largest divisor of Global not above Limit (at least 1).
 size_t blockSizeFor(size_t Global, size_t Limit) {
   for (size_t Block = std::min(Global, Limit); Block > 1; --Block)
@@ -60,16 +66,16 @@ pi_result grid(const core::LaunchShape &Shape, const StreamKernel &Kernel, const
 
 StreamEvent::~StreamEvent() {
   if (Handle != nullptr)
-    Context.recycleEvent(Handle);
+    StreamContext::recycleEvent(On, Handle);
 }
 
 pi_result StreamEvent::wait() {
-  DGLINK_TRY(Context.makeCurrent());
+  DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   return driver().synchronize(Handle);
 }
 
 pi_result StreamEvent::status(pi_int32 &Status) {
-  DGLINK_TRY(Context.makeCurrent());
+  DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   bool Complete = false;
   DGLINK_TRY(driver().query(Handle, Complete));
   Status = Complete ? PI_EVENT_COMPLETE : PI_EVENT_SUBMITTED;
@@ -78,7 +84,7 @@ pi_result StreamEvent::status(pi_int32 &Status) {
 
 StreamQueue::~StreamQueue() {
   Driver &D = driver();
-  if (Context.makeCurrent() != PI_SUCCESS)
+  if (D.makeCurrent(On.Ordinal) != PI_SUCCESS)
     return;
   // Work still in flight may read the staging memory: drain the stream first.
   if (D.synchronize(Handle) != PI_SUCCESS)
@@ -91,15 +97,17 @@ StreamQueue::~StreamQueue() {
 template <typename SubmitFunction>
 pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Submit) {
   Driver &D = driver();
-  DGLINK_TRY(Context.makeCurrent());
+  DGLINK_TRY(D.makeCurrent(On.Ordinal));
+  // The in-order stream orders its own events; another device's are waited for as any
+  // other queue's (a stream may wait for an event of another driver context).
   for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
-    if (Request.Waits[I]->Queue != &Queue) // the in-order stream orders its own
+    if (Request.Waits[I]->Queue != &Queue)
       DGLINK_TRY(D.waitEvent(Handle, static_cast<StreamEvent &>(*Request.Waits[I]->Impl).Handle));
   std::unique_ptr<StreamEvent> Done;
   if (Request.Out != nullptr) {
     Event E = nullptr;
-    DGLINK_TRY(Context.acquireEvent(E));
-    Done = std::make_unique<StreamEvent>(Context, E); // recycles E if Submit fails
+    DGLINK_TRY(StreamContext::acquireEvent(On, E));
+    Done = std::make_unique<StreamEvent>(On, E); // recycles E if Submit fails
   }
   DGLINK_TRY(Submit(Done != nullptr ? Done->Handle : nullptr));
   if (Request.Out != nullptr)
@@ -108,7 +116,7 @@ pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Su
 }
 
 pi_result StreamQueue::finish() {
-  DGLINK_TRY(Context.makeCurrent());
+  DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   return driver().synchronize(Handle);
 }
 
@@ -116,7 +124,7 @@ pi_result StreamQueue::write(const DeviceGlobalLocation &Device, const void *Src
                              const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
     return Copies.write(driver(), Handle, devicePointer(Device), Src, Size, Request.Blocking, Done,
-                        streamBackend().HostAllocations.contains(Src, Size));
+                        hostMemory(Src, Size));
   });
 }
 
@@ -124,12 +132,40 @@ pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_
                             const core::Enqueue &Request) {
   return enqueue(Request, [&](Event Done) {
     return Copies.read(driver(), Handle, Dst, devicePointer(Device), Size, Request.Blocking, Done,
-                       streamBackend().HostAllocations.contains(Dst, Size));
+                       hostMemory(Dst, Size));
   });
 }
 
+namespace {
+
+// Whether Size bytes at Host are pageable host memory: in none of the adapter's USM
+// allocations and unknown to the driver (which knows pinned, registered, device and
+// managed memory alike).
+bool pageable(StreamBackend &Backend, const void *Host, size_t Size) {
+  return !Backend.HostAllocations.contains(Host, Size) &&
+         !Backend.DeviceAllocations.contains(Host, Size) && !driver().knowsHostPointer(Host);
+}
+
+} // namespace
+
 pi_result StreamQueue::usmCopy(void *Dst, const void *Src, size_t Size,
                                const core::Enqueue &Request) {
+  // Between pageable memory and the adapter's device USM (where a SYCL runtime keeps a
+  // device_global's instance, and q.memcpy's usual target), the copy engine stages the
+  // bytes as it does for device globals, from the size where that pays.
+  StreamBackend &Backend = streamBackend();
+  if (Size >= copyTuning().UsmBytes) {
+    if (Backend.DeviceAllocations.contains(Dst, Size) && pageable(Backend, Src, Size))
+      return enqueue(Request, [&](Event Done) {
+        return Copies.write(driver(), Handle, Dst, Src, Size, Request.Blocking, Done,
+                            HostMemory::Pageable);
+      });
+    if (Backend.DeviceAllocations.contains(Src, Size) && pageable(Backend, Dst, Size))
+      return enqueue(Request, [&](Event Done) {
+        return Copies.read(driver(), Handle, Dst, Src, Size, Request.Blocking, Done,
+                           HostMemory::Pageable);
+      });
+  }
   return enqueue(Request, [&](Event Done) {
     Driver &D = driver();
     // Unified addressing: the driver tells host (pinned or pageable), device and
@@ -164,6 +200,11 @@ pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSiz
 pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                               const core::Enqueue &Request) {
   auto &Impl = static_cast<StreamKernel &>(*Kernel.Impl);
+  const FunctionHandle Function = Impl.functionOf(On.Ordinal);
+  if (Function == nullptr)
+    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                "piEnqueueKernelLaunch: kernel '{}' has no code for device '{}' of the queue",
+                Impl.Name, Queue.Device->Description.Name);
   unsigned Block[3];
   unsigned Grid[3];
   DGLINK_TRY(grid(Shape, Impl, streamDevice(*Queue.Device).Info, Block, Grid));
@@ -171,8 +212,7 @@ pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape
   DGLINK_TRY(Impl.collect(Params));
   return enqueue(Request, [&](Event Done) {
     Driver &D = driver();
-    DGLINK_TRY(
-        D.launch(Impl.Handle, Grid, Block, Handle, Params.empty() ? nullptr : Params.data()));
+    DGLINK_TRY(D.launch(Function, Grid, Block, Handle, Params.empty() ? nullptr : Params.data()));
     return complete(D, Handle, Done, Request.Blocking);
   });
 }

@@ -20,6 +20,7 @@ namespace {
 using dglink::stream::CopyEngine;
 using dglink::stream::CopyTuning;
 using dglink::stream::HostCopyPool;
+using dglink::stream::HostMemory;
 using dglink::stream::Stream;
 using dglink::stream::testing::FakeDriver;
 
@@ -303,11 +304,13 @@ TEST_F(Engine, HostPinnedMemoryIsCopiedDirectlyAtEverySize) {
           pattern(Size, static_cast<unsigned>(Size) + (Blocking ? 1 : 0));
       std::memcpy(Source, Expected.data(), Size);
       std::memset(Device, 0, Size);
-      ASSERT_EQ(Copies.write(Driver, S, Device, Source, Size, Blocking, Done, true), PI_SUCCESS);
+      ASSERT_EQ(Copies.write(Driver, S, Device, Source, Size, Blocking, Done, HostMemory::Pinned),
+                PI_SUCCESS);
       ASSERT_EQ(Driver.synchronize(Done), PI_SUCCESS);
       EXPECT_EQ(std::memcmp(Device, Expected.data(), Size), 0) << "write of " << Size;
       std::memset(Back, 0, Size);
-      ASSERT_EQ(Copies.read(Driver, S, Back, Device, Size, Blocking, Done, true), PI_SUCCESS);
+      ASSERT_EQ(Copies.read(Driver, S, Back, Device, Size, Blocking, Done, HostMemory::Pinned),
+                PI_SUCCESS);
       ASSERT_EQ(Driver.synchronize(Done), PI_SUCCESS);
       EXPECT_EQ(std::memcmp(Back, Expected.data(), Size), 0) << "read of " << Size;
     }

@@ -1,9 +1,10 @@
 // The stream backend: the adapter core's hooks written once for every driver of the
-// CUDA shape (driver.h). One context per device (its primary context), in-order
-// queues on non-blocking streams with the copy engine, recycled events, programs as
-// modules loaded from native code, kernels with by-value arguments launched as blocks
-// and grids. An adapter built on it supplies a Driver and a Personality (what it calls
-// itself) in its core::makeBackend(); docs/stream-backend.md.
+// CUDA shape (driver.h). A context holds any devices of the platform, each through its
+// primary context (peer access turned on between them where the hardware has it);
+// in-order queues on non-blocking streams with the copy engine, recycled events per
+// device, programs as one module per device loaded from native code, kernels with
+// by-value arguments launched as blocks and grids. An adapter built on it supplies a Driver and a
+// Personality (what it calls itself) in its core::makeBackend(); docs/stream-backend.md.
 #pragma once
 
 #include <dglink/core/backend.h>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace dglink::stream {
@@ -35,6 +37,7 @@ public:
   const char *name() const override { return Named.Name; }
   const char *label() const override { return Named.Label; }
   void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;
+  bool multiDeviceContexts() const override { return true; }
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override;
 
   void tearDown() override { CopyThreads.stop(); }
@@ -47,6 +50,9 @@ public:
   // to call and the copy engine copies them directly at every size (every context of a
   // device shares the primary context).
   PinnedRanges HostAllocations;
+  // Device and shared allocations of piextUSM*Alloc (every context's): a USM copy between
+  // one and pageable memory goes through the copy engine.
+  PinnedRanges DeviceAllocations;
 
 private:
   Personality Named;
@@ -69,10 +75,19 @@ inline StreamDevice &streamDevice(const _pi_device &Device) {
   return static_cast<StreamDevice &>(*Device.Impl);
 }
 
+// What a context keeps of one of its devices: the ordinal whose primary context runs
+// its work, and the device's recycled events (an event belongs to one driver context).
+struct ContextDevice {
+  ContextDevice(_pi_device &TheDevice, int TheOrdinal) : Device(TheDevice), Ordinal(TheOrdinal) {}
+  _pi_device &Device;
+  const int Ordinal;
+  std::mutex EventMutex;
+  std::vector<Event> FreeEvents;
+};
+
 class StreamContext final : public core::ContextImpl {
 public:
-  explicit StreamContext(_pi_device &TheDevice)
-      : Device(TheDevice), Ordinal(streamDevice(TheDevice).Ordinal) {}
+  explicit StreamContext(const std::vector<_pi_device *> &Devices);
   ~StreamContext() override;
 
   pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
@@ -85,37 +100,42 @@ public:
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
 
-  bool nativeHandle(uintptr_t &Out) const override { return driver().nativeContext(Ordinal, Out); }
-  pi_result makeCurrent() const { return driver().makeCurrent(Ordinal); }
+  // The primary context of a context of one device; a context of several has no one
+  // driver context.
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Devices.size() == 1 && driver().nativeContext(Devices[0]->Ordinal, Out);
+  }
+  // The context's part of Device (a device of the context: the core checked it).
+  ContextDevice &of(const _pi_device &Device) const;
+  ContextDevice &first() const { return *Devices[0]; }
   // Events are recycled: creating one costs more than recording it.
-  pi_result acquireEvent(Event &Out);
-  void recycleEvent(Event E);
+  static pi_result acquireEvent(ContextDevice &On, Event &Out);
+  static void recycleEvent(ContextDevice &On, Event E);
 
-  _pi_device &Device;
-  const int Ordinal;
+  std::vector<std::unique_ptr<ContextDevice>> Devices;
 
 private:
-  std::mutex EventMutex;
-  std::vector<Event> FreeEvents;
+  // Which device's context allocated each USM allocation (the one that frees it).
+  std::mutex UsmMutex;
+  std::unordered_map<void *, int> UsmOwners;
 };
 
 class StreamEvent final : public core::EventImpl {
 public:
-  StreamEvent(StreamContext &TheContext, Event TheEvent) : Context(TheContext), Handle(TheEvent) {}
+  StreamEvent(ContextDevice &TheDevice, Event TheEvent) : On(TheDevice), Handle(TheEvent) {}
   ~StreamEvent() override; // recycled: re-recording it later only moves its completion
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
-  StreamContext &Context;
+  ContextDevice &On;
   Event Handle;
 };
 
 class StreamQueue final : public core::QueueImpl {
 public:
-  StreamQueue(_pi_queue &TheQueue, StreamContext &TheContext, Stream TheStream)
-      : Queue(TheQueue), Context(TheContext), Handle(TheStream),
-        Copies(streamBackend().copyThreads()) {}
+  StreamQueue(_pi_queue &TheQueue, ContextDevice &TheDevice, Stream TheStream)
+      : Queue(TheQueue), On(TheDevice), Handle(TheStream), Copies(streamBackend().copyThreads()) {}
   ~StreamQueue() override;
   pi_result finish() override;
   pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
@@ -131,7 +151,7 @@ public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   _pi_queue &Queue;
-  StreamContext &Context;
+  ContextDevice &On; // the queue's device
   Stream Handle;
   CopyEngine Copies;
 
@@ -144,12 +164,19 @@ private:
 
 class StreamMem final : public core::MemImpl {
 public:
-  StreamMem(StreamContext &TheContext, void *ThePointer)
-      : Context(TheContext), Pointer(ThePointer) {}
+  StreamMem(int TheOrdinal, void *ThePointer) : Ordinal(TheOrdinal), Pointer(ThePointer) {}
   ~StreamMem() override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Pointer, Out); }
-  StreamContext &Context;
-  void *Pointer; // device memory
+  const int Ordinal; // whose context allocated it
+  // Device memory in a context of one device; managed memory, which the driver migrates
+  // to whichever device uses it, in a context of several.
+  void *Pointer;
+};
+
+// A module loaded on one device.
+struct DeviceModule {
+  int Ordinal = 0;
+  Module Loaded = nullptr;
 };
 
 class StreamProgram final : public core::ProgramImpl {
@@ -162,14 +189,17 @@ public:
                        const std::string &Symbol, core::GlobalLookup &Result) override;
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
-  // The loaded module (CUmodule, hipModule_t) of an executable program.
+  // The loaded module (CUmodule, hipModule_t) of an executable program of one device.
   bool nativeHandle(uintptr_t &Out) const override {
-    return Loaded != nullptr && core::nativeHandleOf(Loaded, Out);
+    return Modules.size() == 1 && core::nativeHandleOf(Modules[0].Loaded, Out);
   }
+  // The module of the device with this ordinal; null where the program has none.
+  Module moduleOf(int Ordinal) const;
 
   StreamContext &Context;
   CodeKind Kind;
-  Module Loaded = nullptr; // written once, before the program is marked executable
+  // One per device of the program, written once before the program is marked executable.
+  std::vector<DeviceModule> Modules;
 };
 
 // One by-value argument as set: 8-byte aligned, zero-padded.
@@ -178,22 +208,33 @@ struct KernelArgument {
   std::vector<uint64_t> Storage;
 };
 
+// A kernel's function in the module of one device.
+struct DeviceFunction {
+  int Ordinal = 0;
+  FunctionHandle Handle = nullptr;
+};
+
 class StreamKernel final : public core::KernelImpl {
 public:
-  StreamKernel(std::string TheName, FunctionHandle TheFunction)
-      : Name(std::move(TheName)), Handle(TheFunction) {}
+  StreamKernel(std::string TheName, std::vector<DeviceFunction> TheFunctions)
+      : Name(std::move(TheName)), Functions(std::move(TheFunctions)) {}
   pi_uint32 numArguments() const override;
   size_t maxGroupSize() const override { return static_cast<size_t>(MaxThreadsPerBlock); }
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
-  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
+  // The function of a kernel of one device (CUfunction, hipFunction_t).
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Functions.size() == 1 && core::nativeHandleOf(Functions[0].Handle, Out);
+  }
 
   // Pointers to the values of every argument; each must be set.
   pi_result collect(std::vector<void *> &Params);
+  // The function on the device with this ordinal; null where the kernel has none.
+  FunctionHandle functionOf(int Ordinal) const;
 
   std::string Name;
-  FunctionHandle Handle;
+  std::vector<DeviceFunction> Functions; // one per device of the program
   int MaxThreadsPerBlock = 1024;
   // Parameter sizes from the driver; unknown where it cannot say.
   std::vector<size_t> ParameterSizes;

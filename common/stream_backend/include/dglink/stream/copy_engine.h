@@ -68,6 +68,13 @@ struct CopyTuning {
                                                 // to the driver (which completes them before
                                                 // returning, one thread, slower at every
                                                 // size on the H100 host)
+  size_t UsmBytes = size_t{128} * 1024;         // DGLINK_COPY_USM_BYTES: USM copies between
+                                                // pageable memory and the adapter's device
+                                                // USM from this size on go through the
+                                                // engine (smaller ones to the driver: the
+                                                // pointer question would cost more than
+                                                // staging saves; 4xH200 host, 64 KiB:
+                                                // 1.19x raw through the engine)
   size_t PinnedCheckBytes = size_t{256} * 1024; // DGLINK_COPY_PINNED_CHECK_BYTES: copies from
                                                 // this size on first ask the driver whether
                                                 // the host memory is pinned (then no
@@ -89,6 +96,11 @@ bool parseKnob(const char *Text, size_t Min, size_t Max, size_t &Value, std::str
 // The value of a 1, 2 or 4-byte pattern as the driver's fill takes it.
 uint32_t patternValue(const void *Pattern, size_t Size);
 
+// What the caller knows of a copy's host memory: the adapter's own pinned allocations,
+// memory it has asked the driver about and found pageable, or nothing (the engine asks
+// the driver itself from PinnedCheckBytes on).
+enum class HostMemory { Unknown, Pinned, Pageable };
+
 class CopyEngine {
 public:
   // Pool: the host threads of large copies, shared by every queue of the adapter.
@@ -103,11 +115,11 @@ public:
   // completes in stream order; PI lets the caller reuse Src once Done completes, and
   // pageable sources (the usual case) may in fact be reused at once (captured in the
   // ring, a fill or the driver's own staging).
-  // HostPinned: the caller knows the host memory to be pinned (the adapter's own USM
-  // host allocations), so the driver copies it directly at every size, without staging
-  // and, not blocking, without waiting.
+  // Host: Pinned (the adapter's own USM host allocations): the driver copies it directly
+  // at every size, without staging and, not blocking, without waiting; Pageable: staged
+  // without asking the driver.
   pi_result write(Driver &D, Stream S, void *Dst, const void *Src, size_t Count, bool Blocking,
-                  Event Done, bool HostPinned = false);
+                  Event Done, HostMemory Host = HostMemory::Unknown);
 
   // Copies Count bytes of device memory at Src to host memory at Dst. Blocking:
   // returns with Dst filled. Not blocking: Dst is filled when Done completes; into
@@ -115,7 +127,7 @@ public:
   // returns, as the driver's own non-blocking read into pageable memory is, but
   // through staging.
   pi_result read(Driver &D, Stream S, void *Dst, const void *Src, size_t Count, bool Blocking,
-                 Event Done, bool HostPinned = false);
+                 Event Done, HostMemory Host = HostMemory::Unknown);
 
   // Frees the pinned memory and events; the stream must be idle and the device
   // current.
@@ -139,6 +151,9 @@ private:
     size_t Slots = 0;
   };
   bool threaded(size_t Count, bool IsRead) const;
+  // Whether Count bytes of host memory at Host are pinned: the caller's word, else the
+  // driver's from PinnedCheckBytes on (smaller copies are staged either way).
+  bool pinned(Driver &D, const void *Host, size_t Count, HostMemory Known) const;
   Plan plan(size_t Count, bool IsWrite) const;
   static pi_result reserve(Driver &D, PinnedBuffer &Buffer, size_t Size);
   pi_result reserveSlotEvents(Driver &D, size_t Count);

@@ -74,6 +74,11 @@ public:
   // handles: CUdevice, the primary CUcontext); false where the driver has none.
   virtual bool nativeDevice(int Ordinal, uintptr_t &Handle);
   virtual bool nativeContext(int Ordinal, uintptr_t &Handle);
+  // Peer access between two devices: whether From's kernels and copies can reach To's
+  // memory directly, and turning that on (for the process; on again is no error). By
+  // default there is none, and the driver stages copies between devices through the host.
+  virtual bool canAccessPeer(int From, int To);
+  virtual pi_result enablePeerAccess(int From, int To);
 
   // ---- Streams and events (events without timing).
   virtual pi_result createStream(Stream &Out) = 0; // non-blocking
@@ -90,7 +95,8 @@ public:
   virtual pi_result allocateDevice(void *&Pointer, size_t Size) = 0;
   // PI_ERROR_INVALID_VALUE (with a message) where Pointer is no device allocation.
   virtual pi_result freeDevice(void *Pointer) = 0;
-  virtual pi_result allocateHost(void *&Pointer, size_t Size) = 0; // pinned
+  // Pinned and portable: pinned for every device's context, not only the current one.
+  virtual pi_result allocateHost(void *&Pointer, size_t Size) = 0;
   virtual pi_result freeHost(void *Pointer) = 0;
   virtual pi_result allocateShared(void *&Pointer, size_t Size) = 0;
   // Whether the driver knows Host (pinned, registered or managed memory): a copy
