@@ -131,6 +131,8 @@ public:
   // The USM path every allocation of this context takes: the weakest of its devices'.
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
   bool FineGrainSvm = false;
+  // SVM that the devices have, left unused: NVIDIA's OpenCL in a context of several GPUs.
+  bool SvmUnusable = false;
   const IntelUsmFunctions *IntelUsm = nullptr;
 
 private:

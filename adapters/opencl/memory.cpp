@@ -24,6 +24,12 @@ pi_result ClContext::createBuffer(size_t Size, const void *CopyFrom,
 }
 
 pi_result ClContext::noUsmPath(const char *Function, const _pi_device *Device) const {
+  if (SvmUnusable)
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "{}: NVIDIA's OpenCL serves SVM only in a context of one device (in one of {}, "
+                "kernels given SVM pointers fail or write nothing); make a context of the "
+                "device alone, or use memory buffers",
+                Function, Owner.Devices.size());
   // Name a device that lacks a path; a host allocation has no device of its own.
   if (Device == nullptr) {
     Device = Owner.Devices.front();

@@ -265,6 +265,16 @@ public:
       return clFailure(Error, "piContextCreate", "clCreateContext");
     Made->Usm = AllNative ? PI_USM_MECHANISM_NATIVE
                           : (AllSvm ? PI_USM_MECHANISM_SVM : PI_USM_MECHANISM_NONE);
+    // NVIDIA's OpenCL (580.159, 4 H200s) takes SVM pointers in a context of one GPU only:
+    // in a context of several, a kernel given one is refused (CL_INVALID_KERNEL_ARGS) on
+    // the first GPU and writes nothing on the second, and naming the allocations
+    // (CL_KERNEL_EXEC_INFO_SVM_PTRS) crashes the driver. Such a context has no USM, and
+    // says why (docs/opencl.md).
+    if (Made->Usm == PI_USM_MECHANISM_SVM && Ids.size() > 1 &&
+        Context.Platform->Description.Vendor.find("NVIDIA") != std::string::npos) {
+      Made->Usm = PI_USM_MECHANISM_NONE;
+      Made->SvmUnusable = true;
+    }
     Made->FineGrainSvm = AllSvm && AllFineGrain;
     Made->IntelUsm = &Platform.Usm;
     Impl = std::move(Made);
