@@ -41,8 +41,8 @@ extern "C" int dglinkRuntimeFromSymbol(void *Dst, size_t Count, size_t Offset);
 
 namespace {
 
-using dglink::bench::Clock;
 using dglink::bench::add;
+using dglink::bench::Clock;
 using dglink::bench::median;
 using dglink::bench::platformBackend;
 using dglink::bench::seconds;
@@ -76,8 +76,10 @@ struct Session {
   CUstream RawStream = nullptr;
   void *Pinned = nullptr;
   std::vector<unsigned char> Pageable = std::vector<unsigned char>(GlobalSize, 0x5A);
+  void *Usm = nullptr; // device USM of the dglink context (Write/dglink_usm/...)
 #ifdef DGLINK_BENCH_UR
   dglink::bench::UrSession Ur; // the same device through the UR loader (docs/ur.md)
+  void *UrUsm = nullptr;       // DPC++'s device_global instance: device USM (Write/ur_usm/...)
 #endif
 };
 Session S;
@@ -184,8 +186,7 @@ bool setUp() {
   if (Cuda == nullptr)
     return false;
   pi_uint32 Devices = 0;
-  if (piDevicesGet(Cuda, PI_DEVICE_TYPE_ALL, 1, &S.Device, &Devices) != PI_SUCCESS ||
-      Devices == 0)
+  if (piDevicesGet(Cuda, PI_DEVICE_TYPE_ALL, 1, &S.Device, &Devices) != PI_SUCCESS || Devices == 0)
     return false;
   char Name[256] = {};
   piDeviceGetInfo(S.Device, PI_DEVICE_INFO_NAME, sizeof(Name), Name, nullptr);
@@ -193,6 +194,8 @@ bool setUp() {
   check(piContextCreate(nullptr, 1, &S.Device, &S.Context), "piContextCreate");
   check(piQueueCreate(S.Context, S.Device, 0, &S.Queue), "piQueueCreate");
   S.Program = buildProgram(BenchGlobalsPtx, BenchGlobalsPtxSize);
+  check(piextUSMDeviceAlloc(&S.Usm, S.Context, S.Device, nullptr, GlobalSize, 0),
+        "piextUSMDeviceAlloc");
   findDirectEntryPoints();
 
   // The raw driver on the same primary context, its own module and stream;
@@ -230,6 +233,15 @@ bool setUp() {
       std::fprintf(stderr, "dglink_bench_device_global: %zu-byte round trip differs\n", Size);
       std::exit(1);
     }
+    std::fill(Back.begin(), Back.end(), 0);
+    check(piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.Usm, Pattern.data(), Size, 0, nullptr, nullptr),
+          "check USM write");
+    check(piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, Back.data(), S.Usm, Size, 0, nullptr, nullptr),
+          "check USM read");
+    if (std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+      std::fprintf(stderr, "dglink_bench_device_global: %zu-byte USM round trip differs\n", Size);
+      std::exit(1);
+    }
   }
 #ifdef DGLINK_BENCH_UR
   // The same program through the Unified Runtime loader and dglink's CUDA UR adapter,
@@ -243,16 +255,30 @@ bool setUp() {
     Image TheImage(BenchGlobalsPtx, BenchGlobalsPtxSize);
     if (const char *Failed = S.Ur.open(UrDevice, TheImage.Binary))
       die(Failed, 0);
+    if (urUSMDeviceAlloc(S.Ur.Context, UrDevice, nullptr, nullptr, GlobalSize, &S.UrUsm) !=
+        UR_RESULT_SUCCESS)
+      die("urUSMDeviceAlloc", 0);
     for (size_t Size : Sizes) {
       std::fill(Back.begin(), Back.end(), 0);
       if (urEnqueueDeviceGlobalVariableWrite(S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0,
-                                             Pattern.data(), 0, nullptr, nullptr) !=
-              UR_RESULT_SUCCESS ||
+                                             Pattern.data(), 0, nullptr,
+                                             nullptr) != UR_RESULT_SUCCESS ||
           urEnqueueDeviceGlobalVariableRead(S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0,
-                                            Back.data(), 0, nullptr, nullptr) != UR_RESULT_SUCCESS ||
+                                            Back.data(), 0, nullptr,
+                                            nullptr) != UR_RESULT_SUCCESS ||
           std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
         std::fprintf(stderr, "dglink_bench_device_global: %zu-byte round trip through UR fails\n",
                      Size);
+        std::exit(1);
+      }
+      std::fill(Back.begin(), Back.end(), 0);
+      if (urEnqueueUSMMemcpy(S.Ur.Queue, true, S.UrUsm, Pattern.data(), Size, 0, nullptr,
+                             nullptr) != UR_RESULT_SUCCESS ||
+          urEnqueueUSMMemcpy(S.Ur.Queue, true, Back.data(), S.UrUsm, Size, 0, nullptr, nullptr) !=
+              UR_RESULT_SUCCESS ||
+          std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+        std::fprintf(
+            stderr, "dglink_bench_device_global: %zu-byte USM round trip through UR fails\n", Size);
         std::exit(1);
       }
     }
@@ -263,8 +289,11 @@ bool setUp() {
 
 void tearDown() {
 #ifdef DGLINK_BENCH_UR
+  if (S.UrUsm != nullptr)
+    urUSMFree(S.Ur.Context, S.UrUsm);
   S.Ur.close();
 #endif
+  piextUSMFree(S.Context, S.Usm);
   piProgramRelease(S.Program);
   piQueueRelease(S.Queue);
   piContextRelease(S.Context);
@@ -277,15 +306,14 @@ void tearDown() {
 int rawSync() { return cu().cuStreamSynchronize(S.RawStream); }
 int queueFinish() { return piQueueFinish(S.Queue); }
 
-
 void registerBlocking(size_t Size) {
   const std::string Bytes = std::to_string(Size);
   const int Iterations = Size >= GlobalSize ? 200 : Size >= (size_t{1} << 20) ? 500 : 2000;
   unsigned char *Pageable = S.Pageable.data();
   add("Write/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
-      return piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_TRUE, Size,
-                                                   0, Pageable, 0, nullptr, nullptr);
+      return piextEnqueueDeviceGlobalVariableWrite(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0,
+                                                   Pageable, 0, nullptr, nullptr);
     });
   });
   add("Write/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
@@ -294,6 +322,22 @@ void registerBlocking(size_t Size) {
                            nullptr);
     });
   });
+  // q.memcpy into device USM, and DPC++'s copy of a device_global without
+  // device_image_scope (its USM instance): the same bytes, the same raw comparison.
+  add("Write/dglink_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.Usm, Pageable, Size, 0, nullptr, nullptr);
+    });
+  });
+#ifdef DGLINK_BENCH_UR
+  if (S.UrUsm != nullptr)
+    add("Write/ur_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(
+            urEnqueueUSMMemcpy(S.Ur.Queue, true, S.UrUsm, Pageable, Size, 0, nullptr, nullptr));
+      });
+    });
+#endif
   add("Write/raw_pageable/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
       const CUresult Result = cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream);
@@ -302,9 +346,8 @@ void registerBlocking(size_t Size) {
   });
   // The synchronous driver call: the fastest blocking raw write of small sizes.
   add("Write/raw_sync/" + Bytes, Iterations, [=](benchmark::State &State) {
-    timeEachCall(State, Size, [=] {
-      return static_cast<int>(cu().cuMemcpyHtoD(S.RawGlobal, Pageable, Size));
-    });
+    timeEachCall(State, Size,
+                 [=] { return static_cast<int>(cu().cuMemcpyHtoD(S.RawGlobal, Pageable, Size)); });
   });
   add("Write/raw_pinned/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
@@ -330,8 +373,8 @@ void registerBlocking(size_t Size) {
 
   add("Read/dglink/" + Bytes, Iterations, [=](benchmark::State &State) {
     timeEachCall(State, Size, [=] {
-      return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size,
-                                                  0, Pageable, 0, nullptr, nullptr);
+      return piextEnqueueDeviceGlobalVariableRead(S.Queue, S.Program, GlobalName, PI_TRUE, Size, 0,
+                                                  Pageable, 0, nullptr, nullptr);
     });
   });
   add("Read/dglink_direct/" + Bytes, Iterations, [=](benchmark::State &State) {
@@ -346,6 +389,20 @@ void registerBlocking(size_t Size) {
       timeEachCall(State, Size, [=] {
         return static_cast<int>(urEnqueueDeviceGlobalVariableRead(
             S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0, Pageable, 0, nullptr, nullptr));
+      });
+    });
+#endif
+  add("Read/dglink_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, Pageable, S.Usm, Size, 0, nullptr, nullptr);
+    });
+  });
+#ifdef DGLINK_BENCH_UR
+  if (S.UrUsm != nullptr)
+    add("Read/ur_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(
+            urEnqueueUSMMemcpy(S.Ur.Queue, true, Pageable, S.UrUsm, Size, 0, nullptr, nullptr));
       });
     });
 #endif
@@ -394,8 +451,7 @@ void registerNonBlocking(size_t Size) {
     dglink::bench::timeEnqueues(
         State, Size, EnqueuesPerWait,
         [=] {
-          return static_cast<int>(
-              cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream));
+          return static_cast<int>(cu().cuMemcpyHtoDAsync(S.RawGlobal, Pageable, Size, S.RawStream));
         },
         rawSync);
   });
@@ -412,8 +468,7 @@ void registerNonBlocking(size_t Size) {
     dglink::bench::timeEnqueues(
         State, Size, EnqueuesPerWait,
         [=] {
-          return static_cast<int>(
-              cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream));
+          return static_cast<int>(cu().cuMemcpyDtoHAsync(Pageable, S.RawGlobal, Size, S.RawStream));
         },
         rawSync);
   });
