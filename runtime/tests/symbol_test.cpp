@@ -4,7 +4,8 @@
 // runtime: host -> device -> kernel -> host round trips, update_host after a kernel
 // wrote, fill, element offsets, every out-of-range copy refused with its exact error and
 // nothing written, a host value of the wrong size, two programs of the same module with
-// two device instances, and 16 threads copying at once.
+// two device instances, two devices of one context with an instance each, and 16 threads
+// copying at once.
 #include "runtime_fixture.h"
 
 #include <dglink/symbol.h>
@@ -20,6 +21,10 @@
 
 namespace dglink::runtime {
 namespace {
+
+using conformance::ContextHandle;
+using conformance::MemHandle;
+using conformance::QueueHandle;
 
 // The proposal's host symbols, with its initial host values.
 symbol<int32_t> GV("GV", 42);
@@ -366,6 +371,68 @@ TEST_P(Symbols, TwoProgramsOfOneModuleHoldTwoInstances) {
   int32_t Sum = 0;
   ASSERT_NO_FATAL_FAILURE(deviceSum(Sum, Again));
   EXPECT_EQ(Sum, 2 * 42);
+}
+
+// Two devices of one context (CUDA/HIP/OpenCL with several GPUs; two PoCL devices in CI):
+// the program the runtime builds for each device holds its own instance of every symbol,
+// and each device's kernels read their own.
+TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
+  const pi_device Other = otherDeviceOfPlatform();
+  ASSERT_FALSE(HasFailure());
+  if (Other == nullptr)
+    GTEST_SKIP() << "the device's platform has no second device";
+  const pi_device Both[2] = {Device, Other};
+  ContextHandle Two;
+  ASSERT_PI_SUCCESS(piContextCreate(nullptr, 2, Both, Two.out()));
+  QueueHandle Queues[2];
+  std::vector<Program> Programs;
+  std::vector<std::unique_ptr<SymbolQueue>> Through;
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_PI_SUCCESS(piQueueCreate(Two.get(), Both[I], 0, Queues[I].out()));
+    ProgramRequest Request = request("kernel1");
+    Request.Context = Two.get();
+    Request.Device = Both[I];
+    Expected<Program> Built = Rt->getOrBuildProgram(Request);
+    ASSERT_TRUE(Built.ok()) << Built.status().Message;
+    Programs.push_back(*Built);
+    Through.push_back(std::make_unique<SymbolQueue>(Queues[I].get(), Programs.back()));
+  }
+  ASSERT_NE(Programs[0].get(), Programs[1].get()) << "one program for both devices";
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_TRUE(Through[I]->copy_to_symbol(GV, 1000 + I).ok());
+    ASSERT_TRUE(Through[I]->copy_to_symbol(MutableGV, 2000 + I).ok());
+    ASSERT_TRUE(Through[I]->fill(GVArray, 30 + I).ok());
+  }
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_TRUE(Through[I]->update_host(MutableGV).ok());
+    EXPECT_EQ(int32_t(MutableGV), 2000 + I) << "device " << I;
+    std::vector<int32_t> Array;
+    ASSERT_NO_FATAL_FAILURE(deviceArray(*Through[I], Array));
+    EXPECT_EQ(Array, std::vector<int32_t>(ArrayLength, 30 + I)) << "device " << I;
+  }
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  for (int I = 0; I < 2; ++I) {
+    ProgramRequest Request = request("kernel1");
+    Request.Context = Two.get();
+    Request.Device = Both[I];
+    Expected<Kernel> Read = Rt->createKernel(Request);
+    ASSERT_TRUE(Read.ok()) << Read.status().Message;
+    MemHandle Buffer;
+    ASSERT_PI_SUCCESS(piMemBufferCreate(Two.get(), PI_MEM_FLAGS_ACCESS_RW, sizeof(int32_t), nullptr,
+                                        Buffer.out()));
+    const pi_mem Mem = Buffer.get();
+    ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(Read->get(), 0, &Mem));
+    const size_t One = 1;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queues[I].get(), Read->get(), 1, nullptr, &One, nullptr,
+                                            0, nullptr, nullptr));
+    int32_t Seen = Sentinel;
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queues[I].get(), Mem, PI_TRUE, 0, sizeof(Seen), &Seen,
+                                             0, nullptr, nullptr));
+    EXPECT_EQ(Seen, 1000 + I) << "kernel1 on device " << I << " read another device's GV";
+  }
+  Through.clear();
+  Programs.clear();
+  Rt->forgetContext(Two.get());
 }
 
 // 16 threads, each on its own two elements, write and read back at once: half share the
