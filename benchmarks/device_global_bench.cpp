@@ -12,6 +12,7 @@
 #include <dglink/support/image.h>
 
 #include "dglink_timing.h"
+#include "nvptx_bench.h"
 #include "pi_bench.h"
 
 #ifdef DGLINK_BENCH_UR
@@ -42,6 +43,8 @@ extern "C" int dglinkRuntimeFromSymbol(void *Dst, size_t Count, size_t Offset);
 namespace {
 
 using dglink::bench::add;
+using dglink::bench::benchAdapter;
+using dglink::bench::benchBackend;
 using dglink::bench::Clock;
 using dglink::bench::median;
 using dglink::bench::platformBackend;
@@ -85,11 +88,7 @@ struct Session {
 Session S;
 
 [[noreturn]] void die(const char *What, int Code) {
-  char *Message = nullptr;
-  piPluginGetLastError(&Message);
-  std::fprintf(stderr, "dglink_bench_device_global: %s failed (%d): %s\n", What, Code,
-               Message ? Message : "");
-  std::exit(1);
+  dglink::bench::die("dglink_bench_device_global", What, Code);
 }
 void check(pi_result Result, const char *What) {
   if (Result != PI_SUCCESS)
@@ -101,46 +100,11 @@ void checkCu(CUresult Result, const char *What) {
 }
 
 // A device image of the benchmark's code with its device-global metadata.
-struct Image {
-  Image(const unsigned char *Bytes, size_t Size) {
-    dglink::DeviceGlobalInfo Info;
-    Info.UniqueId = GlobalName;
-    Info.Size = GlobalSize;
-    Info.DeviceImageScope = true;
-    Value = dglink::encodeDeviceGlobalValue(Info);
-    Property.Name = Name.data();
-    Property.ValAddr = Value.data();
-    Property.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
-    Property.ValSize = Value.size();
-    Set.Name = SetName.data();
-    Set.PropertiesBegin = &Property;
-    Set.PropertiesEnd = &Property + 1;
-    Binary.Version = PI_DEVICE_BINARY_VERSION;
-    Binary.Kind = PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL;
-    Binary.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-    Binary.DeviceTargetSpec = PI_DEVICE_BINARY_TARGET_NVPTX64;
-    Binary.BinaryStart = Bytes;
-    Binary.BinaryEnd = Bytes + Size;
-    Binary.PropertySetsBegin = &Set;
-    Binary.PropertySetsEnd = &Set + 1;
-  }
-  Image(const Image &) = delete;
-  std::string Name = GlobalName;
-  std::string SetName = PI_PROPERTY_SET_DEVICE_GLOBALS;
-  std::vector<uint8_t> Value;
-  _pi_device_binary_property_struct Property{};
-  _pi_device_binary_property_set_struct Set{};
-  _pi_device_binary_struct Binary{};
+struct Image : dglink::bench::GlobalImage {
+  Image(const unsigned char *Bytes, size_t Size)
+      : GlobalImage(Bytes, Size, GlobalName, GlobalSize) {}
 };
 
-// Which adapter the dglink rows go through: DGLINK_BENCH_BACKEND=cuda (default) or hip
-// (HIP's NVIDIA build, libdglink_adapter_hip_nvidia), on the same device and PTX.
-std::string benchBackend() {
-  const char *Name = std::getenv("DGLINK_BENCH_BACKEND");
-  return Name != nullptr && *Name != '\0' ? Name : "cuda";
-}
-// The adapter's name, as its platform reports it (PI_EXT_PLATFORM_INFO_BACKEND).
-std::string benchAdapter() { return benchBackend() == "hip" ? "hip_nvidia" : benchBackend(); }
 std::string adapterLibrary() { return "libdglink_adapter_" + benchAdapter() + ".so"; }
 
 pi_program buildProgram(const unsigned char *Bytes, size_t Size) {

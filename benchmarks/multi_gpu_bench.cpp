@@ -16,6 +16,7 @@
 #include <dglink/support/image.h>
 
 #include "dglink_timing.h"
+#include "nvptx_bench.h"
 #include "pi_bench.h"
 
 #include <benchmark/benchmark.h>
@@ -36,6 +37,7 @@ extern const size_t BenchGlobalsPtxSize;
 
 namespace {
 
+using dglink::bench::benchAdapter;
 using dglink::bench::Clock;
 using dglink::bench::median;
 using dglink::bench::platformBackend;
@@ -48,11 +50,7 @@ constexpr size_t Sizes[] = {size_t{1} << 20, GlobalSize};
 constexpr int Iterations = 20;
 
 [[noreturn]] void die(const char *What, int Code) {
-  char *Message = nullptr;
-  piPluginGetLastError(&Message);
-  std::fprintf(stderr, "dglink_bench_multi_gpu: %s failed (%d): %s\n", What, Code,
-               Message ? Message : "");
-  std::exit(1);
+  dglink::bench::die("dglink_bench_multi_gpu", What, Code);
 }
 void check(pi_result Result, const char *What) {
   if (Result != PI_SUCCESS)
@@ -63,37 +61,9 @@ void checkCu(CUresult Result, const char *What) {
     die(What, Result);
 }
 
-// The benchmark's image with its device-global metadata (as device_global_bench.cpp).
-struct Image {
-  Image() {
-    dglink::DeviceGlobalInfo Info;
-    Info.UniqueId = GlobalName;
-    Info.Size = GlobalSize;
-    Info.DeviceImageScope = true;
-    Value = dglink::encodeDeviceGlobalValue(Info);
-    Property.Name = Name.data();
-    Property.ValAddr = Value.data();
-    Property.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
-    Property.ValSize = Value.size();
-    Set.Name = SetName.data();
-    Set.PropertiesBegin = &Property;
-    Set.PropertiesEnd = &Property + 1;
-    Binary.Version = PI_DEVICE_BINARY_VERSION;
-    Binary.Kind = PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL;
-    Binary.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-    Binary.DeviceTargetSpec = PI_DEVICE_BINARY_TARGET_NVPTX64;
-    Binary.BinaryStart = BenchGlobalsPtx;
-    Binary.BinaryEnd = BenchGlobalsPtx + BenchGlobalsPtxSize;
-    Binary.PropertySetsBegin = &Set;
-    Binary.PropertySetsEnd = &Set + 1;
-  }
-  Image(const Image &) = delete;
-  std::string Name = GlobalName;
-  std::string SetName = PI_PROPERTY_SET_DEVICE_GLOBALS;
-  std::vector<uint8_t> Value;
-  _pi_device_binary_property_struct Property{};
-  _pi_device_binary_property_set_struct Set{};
-  _pi_device_binary_struct Binary{};
+// The benchmark's image with its device-global metadata.
+struct Image : dglink::bench::GlobalImage {
+  Image() : GlobalImage(BenchGlobalsPtx, BenchGlobalsPtxSize, GlobalName, GlobalSize) {}
 };
 
 // What one GPU's thread copies with: its queue, its USM, its raw stream and global, and
@@ -120,12 +90,6 @@ struct Group {
 std::vector<pi_device> Devices;
 std::vector<std::unique_ptr<Group>> Groups;
 std::string DeviceName;
-
-std::string benchAdapter() {
-  const char *Name = std::getenv("DGLINK_BENCH_BACKEND");
-  const std::string Backend = Name != nullptr && *Name != '\0' ? Name : "cuda";
-  return Backend == "hip" ? "hip_nvidia" : Backend;
-}
 
 bool findDevices() {
   pi_uint32 Count = 0;
@@ -219,7 +183,10 @@ void openGroup(size_t Count) {
     checkCu(cu().cuModuleGetGlobal(&One.RawGlobal, &Bytes, One.RawModule, GlobalName),
             "cuModuleGetGlobal");
     checkCu(cu().cuStreamCreate(&One.RawStream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    checkCu(cu().cuMemAllocHost(&One.Pinned, GlobalSize), "cuMemAllocHost");
+    // Portable: the peer rows copy it from another GPU's context, where memory pinned
+    // for one context only would count as pageable.
+    checkCu(cu().cuMemHostAlloc(&One.Pinned, GlobalSize, CU_MEMHOSTALLOC_PORTABLE),
+            "cuMemHostAlloc");
     std::memset(One.Pinned, 0x5A, GlobalSize);
   }
   checkGroup(*G);

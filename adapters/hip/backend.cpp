@@ -140,6 +140,9 @@ public:
   bool knowsHostPointer(const void *Host) override {
     return hip().KnowsHostPointer != nullptr && hip().KnowsHostPointer(Host);
   }
+  bool pageableHost(const void *Host) override {
+    return hip().IsPageableHost != nullptr && hip().IsPageableHost(Host);
+  }
   pi_result copy(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
     DGLINK_HIP(MemcpyAsync, Dst, Src, Size, hipStream(S));
     return PI_SUCCESS;

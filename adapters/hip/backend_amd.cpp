@@ -166,7 +166,9 @@ HipError eventQuery(HipEvent E) { return err(Amd.hipEventQuery(event(E))); }
 HipError mallocDevice(void **P, size_t Size) { return err(Amd.hipMalloc(P, Size)); }
 HipError freeDevice(void *P) { return err(Amd.hipFree(P)); }
 HipError hostMalloc(void **P, size_t Size) {
-  return err(Amd.hipHostMalloc(P, Size, hipHostMallocPortable));
+  // Default flags: fine-grained, coherent memory, which ROCm maps into every GPU already
+  // (hipHostMallocPortable alone would make it coarse-grained).
+  return err(Amd.hipHostMalloc(P, Size, hipHostMallocDefault));
 }
 HipError hostFree(void *P) { return err(Amd.hipHostFree(P)); }
 bool deviceCanAccessPeer(int From, int To) {

@@ -220,6 +220,7 @@ HipApi makeTable() {
   Table.HostFree = hostFree;
   Table.MallocManaged = mallocManaged;
   Table.KnowsHostPointer = knowsHostPointer;
+  Table.IsPageableHost = dglink::cuda::pageableHost;
   Table.MemcpyAsync = memcpyAsync;
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;

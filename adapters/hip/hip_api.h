@@ -79,13 +79,16 @@ struct HipApi {
   HipError (*EventQuery)(HipEvent Event) = nullptr;
   HipError (*Malloc)(void **Pointer, size_t Size) = nullptr;
   HipError (*Free)(void *Pointer) = nullptr;
-  HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr; // pinned, portable
+  HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr; // pinned, for every device
   HipError (*HostFree)(void *Pointer) = nullptr;
   HipError (*MallocManaged)(void **Pointer, size_t Size) = nullptr;
   // hipPointerGetAttributes: whether the driver knows Host (pinned, registered or
   // managed memory), so that a copy from or to it needs no staging. Null where the
   // library lacks it (then every large copy is staged, correct for any memory).
   bool (*KnowsHostPointer)(const void *Host) = nullptr;
+  // True only on the library's positive answer that Host is pageable memory it never saw;
+  // null where the platform cannot say so reliably (then USM copies go to the library).
+  bool (*IsPageableHost)(const void *Host) = nullptr;
   // hipMemcpyAsync with hipMemcpyDefault: unified addressing tells the kinds apart.
   HipError (*MemcpyAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
   HipError (*MemcpyHtoD)(void *Dst, const void *Src, size_t Size) = nullptr;

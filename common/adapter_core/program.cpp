@@ -292,7 +292,15 @@ PI_API_EXPORT pi_result piProgramLink(pi_context Context, pi_uint32 NumDevices,
 
   std::unique_ptr<_pi_program> Output = makeHandle<_pi_program>();
   Output->Context = Context;
-  Output->Devices = Context->Devices;
+  // The devices asked for (each built once: a runtime links per device of a context of
+  // several), or none: the context's.
+  if (NumDevices == 0) {
+    Output->Devices = Context->Devices;
+  } else {
+    for (pi_uint32 I = 0; I < NumDevices; ++I)
+      if (!Output->hasDevice(DeviceList[I]))
+        Output->Devices.push_back(DeviceList[I]);
+  }
   Output->Format = InputPrograms[0]->Format;
   Output->Target = InputPrograms[0]->Target;
   Output->Metadata = mergeMetadata(Metadata);

@@ -71,6 +71,7 @@ public:
   }
 
   bool canAccessPeer(int From, int To) override { return cuda::canAccessPeer(From, To); }
+  bool pageableHost(const void *Host) override { return cuda::pageableHost(Host); }
   pi_result enablePeerAccess(int From, int To) override {
     const CUresult R = cuda::enablePeerAccess(From, To);
     return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuCtxEnablePeerAccess");
@@ -345,6 +346,13 @@ bool canAccessPeer(int From, int To) {
          cu().cuDeviceGet(&FromDevice, From) == CUDA_SUCCESS &&
          cu().cuDeviceGet(&ToDevice, To) == CUDA_SUCCESS &&
          cu().cuDeviceCanAccessPeer(&Can, FromDevice, ToDevice) == CUDA_SUCCESS && Can != 0;
+}
+
+bool pageableHost(const void *Host) {
+  unsigned int Type = 0;
+  return cu().cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                    reinterpret_cast<CUdeviceptr>(Host)) ==
+         CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult enablePeerAccess(int From, int To) {

@@ -16,6 +16,9 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info);
 // Makes the device's primary context current on this thread, retaining it on first
 // use for the process (as the CUDA runtime does). A TLS read on the hot path.
 CUresult makePrimaryCurrent(int Ordinal);
+// Whether the driver answers that Host is pageable memory it never saw (the memory-type
+// query fails with CUDA_ERROR_INVALID_VALUE); false for known memory and other errors.
+bool pageableHost(const void *Host);
 // Whether device From can reach device To's memory (cuDeviceCanAccessPeer; false
 // where the driver lacks the peer calls), and turning it on between their primary
 // contexts (already on is success).

@@ -8,6 +8,7 @@ Driver::~Driver() = default;
 bool Driver::nativeDevice(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
 bool Driver::nativeContext(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
 bool Driver::canAccessPeer(int /*From*/, int /*To*/) { return false; }
+bool Driver::pageableHost(const void * /*Host*/) { return false; }
 pi_result Driver::enablePeerAccess(int /*From*/, int /*To*/) { return PI_SUCCESS; }
 
 const char *codeKindName(CodeKind Kind) {

@@ -61,6 +61,7 @@ pi_result loadOnEach(const StreamContext &Context, const std::vector<_pi_device 
                      std::vector<DeviceModule> &Modules) {
   Driver &D = driver();
   std::vector<DeviceModule> Loaded;
+  Loaded.reserve(Devices.size()); // nothing throws once a module is loaded
   pi_result Result = PI_SUCCESS;
   for (const _pi_device *Device : Devices) {
     DeviceModule Made;
@@ -82,11 +83,14 @@ pi_result loadOnEach(const StreamContext &Context, const std::vector<_pi_device 
   return Result;
 }
 
-// Kernel names from the loaded module where the code did not name them (cubins carry
-// no PTX to read them from).
-void nameKernels(_pi_program &Program, Module Loaded) {
-  if (Program.KernelNames.empty())
-    Program.KernelNames = driver().kernelNames(Loaded);
+// Kernel names from the first device's module where the code did not name them (cubins
+// carry no PTX to read them from).
+pi_result nameKernels(_pi_program &Program, const DeviceModule &First) {
+  if (Program.KernelNames.empty()) {
+    DGLINK_TRY(driver().makeCurrent(First.Ordinal));
+    Program.KernelNames = driver().kernelNames(First.Loaded);
+  }
+  return PI_SUCCESS;
 }
 
 } // namespace
@@ -151,8 +155,7 @@ pi_result StreamProgram::build(_pi_program &Program, const std::string &, std::s
     DGLINK_TRY(driver().codeForLoad(Kind, Bytes, Info, Images[Info.Arch], Log));
   }
   DGLINK_TRY(loadOnEach(Context, Program.Devices, Images, Log, Modules));
-  nameKernels(Program, Modules[0].Loaded);
-  return PI_SUCCESS;
+  return nameKernels(Program, Modules[0]);
 }
 
 // Native code is a link input as it is.
@@ -209,7 +212,7 @@ pi_result StreamContext::link(core::LinkRequest &Request) {
     return fail(PI_ERROR_LINK_PROGRAM_FAILURE, "the linked {} does not load: {}",
                 codeKindName(Kind), lastErrorMessage());
   Output.Binary.assign(FirstLinked.begin(), FirstLinked.end());
-  nameKernels(Output, Impl->Modules[0].Loaded);
+  DGLINK_TRY(nameKernels(Output, Impl->Modules[0]));
   Output.Impl = std::move(Impl);
   return PI_SUCCESS;
 }
@@ -254,11 +257,12 @@ pi_result StreamProgram::createKernel(_pi_program &Program, const char *Name,
       MaxThreads = Limit;
     Functions.push_back(Function);
   }
-  const FunctionHandle First = Functions[0].Handle;
+  const DeviceFunction First = Functions[0];
   auto Made = std::make_unique<StreamKernel>(Name, std::move(Functions));
   if (MaxThreads > 0)
     Made->MaxThreadsPerBlock = MaxThreads;
-  Made->ParameterSizesKnown = D.parameterSizes(First, Made->ParameterSizes);
+  DGLINK_TRY(D.makeCurrent(First.Ordinal));
+  Made->ParameterSizesKnown = D.parameterSizes(First.Handle, Made->ParameterSizes);
   Made->Arguments.resize(Made->ParameterSizes.size());
   Kernel = std::move(Made);
   return PI_SUCCESS;

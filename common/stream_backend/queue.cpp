@@ -139,35 +139,30 @@ pi_result StreamQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_
 namespace {
 
 // Whether Size bytes at Host are pageable host memory: in none of the adapter's USM
-// allocations and unknown to the driver (which knows pinned, registered, device and
-// managed memory alike).
+// allocations, and the driver says it never saw them (a pointer it cannot place, say
+// device memory of another library, is never taken for host memory).
 bool pageable(StreamBackend &Backend, const void *Host, size_t Size) {
   return !Backend.HostAllocations.contains(Host, Size) &&
-         !Backend.DeviceAllocations.contains(Host, Size) && !driver().knowsHostPointer(Host);
+         !Backend.DeviceAllocations.contains(Host, Size) && driver().pageableHost(Host);
 }
 
 } // namespace
 
 pi_result StreamQueue::usmCopy(void *Dst, const void *Src, size_t Size,
                                const core::Enqueue &Request) {
-  // Between pageable memory and the adapter's device USM (where a SYCL runtime keeps a
-  // device_global's instance, and q.memcpy's usual target), the copy engine stages the
-  // bytes as it does for device globals, from the size where that pays.
-  StreamBackend &Backend = streamBackend();
-  if (Size >= copyTuning().UsmBytes) {
-    if (Backend.DeviceAllocations.contains(Dst, Size) && pageable(Backend, Src, Size))
-      return enqueue(Request, [&](Event Done) {
-        return Copies.write(driver(), Handle, Dst, Src, Size, Request.Blocking, Done,
-                            HostMemory::Pageable);
-      });
-    if (Backend.DeviceAllocations.contains(Src, Size) && pageable(Backend, Dst, Size))
-      return enqueue(Request, [&](Event Done) {
-        return Copies.read(driver(), Handle, Dst, Src, Size, Request.Blocking, Done,
-                           HostMemory::Pageable);
-      });
-  }
   return enqueue(Request, [&](Event Done) {
     Driver &D = driver();
+    // Between pageable memory and the adapter's device USM (where a SYCL runtime keeps a
+    // device_global's instance, and q.memcpy's usual target), the copy engine stages the
+    // bytes as it does for device globals, from the size where that pays.
+    if (Size >= copyTuning().UsmBytes) {
+      StreamBackend &Backend = streamBackend();
+      if (Backend.DeviceAllocations.contains(Dst, Size) && pageable(Backend, Src, Size))
+        return Copies.write(D, Handle, Dst, Src, Size, Request.Blocking, Done,
+                            HostMemory::Pageable);
+      if (Backend.DeviceAllocations.contains(Src, Size) && pageable(Backend, Dst, Size))
+        return Copies.read(D, Handle, Dst, Src, Size, Request.Blocking, Done, HostMemory::Pageable);
+    }
     // Unified addressing: the driver tells host (pinned or pageable), device and
     // managed memory apart from the pointers.
     if (Size != 0)

@@ -6,11 +6,14 @@
 #include "fixtures.h"
 
 #include <numeric>
+#include <utility>
 
 namespace dglink::conformance {
 namespace {
 
 constexpr size_t Count = 4096;
+// How the OpenCL adapter refuses USM in a context of several NVIDIA GPUs (docs/opencl.md).
+constexpr const char *NoSvmThere = "serves SVM only in a context of one device";
 int32_t pattern(size_t I) { return int32_t(I) * 3 + 1; }
 
 class TwoDevices : public BuiltProgramTest {
@@ -25,7 +28,13 @@ protected:
       GTEST_SKIP() << "the device's platform has no second device";
     Both[0] = Device;
     Both[1] = Other;
-    ASSERT_PI_SUCCESS(piContextCreate(nullptr, 2, Both, Shared.out()));
+    // A SYCL runtime's default context holds every device of a platform: every adapter
+    // but Level Zero's (one device per context there) makes one.
+    if (const pi_result Made = piContextCreate(nullptr, 2, Both, Shared.out());
+        Made == PI_ERROR_UNSUPPORTED_FEATURE)
+      GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
+    else
+      ASSERT_PI_SUCCESS(Made);
     for (int I = 0; I < 2; ++I)
       ASSERT_PI_SUCCESS(piQueueCreate(Shared.get(), Both[I], 0, Queues[I].out()));
   }
@@ -46,7 +55,8 @@ protected:
     if (usmMechanism() == PI_USM_MECHANISM_NONE)
       GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
     const pi_result Result = piextUSMDeviceAlloc(&Out, Shared.get(), Both[D], nullptr, Bytes, 0);
-    if (Result == PI_ERROR_INVALID_OPERATION)
+    if (Result == PI_ERROR_INVALID_OPERATION &&
+        lastErrorMessage().find(NoSvmThere) != std::string::npos)
       GTEST_SKIP() << "the context of two devices has no USM: " << lastErrorMessage();
     ASSERT_PI_SUCCESS(Result);
   }
@@ -134,18 +144,19 @@ TEST_P(TwoDevices, UsmCopiedFromOneDeviceToTheOther) {
     std::vector<unsigned char> Source(Bytes), Back(Bytes);
     for (size_t I = 0; I < Bytes; ++I)
       Source[I] = static_cast<unsigned char>(I * 7 + Bytes);
-    for (int From = 0; From < 2; ++From) {
+    // Each direction, on the destination's queue and on the source's.
+    for (const auto &[From, On] :
+         {std::pair{0, 1}, std::pair{0, 0}, std::pair{1, 0}, std::pair{1, 1}}) {
       const int To = 1 - From;
       ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queues[From].get(), PI_TRUE, Usm[From], Source.data(),
                                               Bytes, 0, nullptr, nullptr));
-      // On the destination's queue, then on the source's.
-      const int On = From == 0 ? To : From;
       ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queues[On].get(), PI_TRUE, Usm[To], Usm[From], Bytes,
                                               0, nullptr, nullptr));
       std::fill(Back.begin(), Back.end(), 0);
       ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queues[To].get(), PI_TRUE, Back.data(), Usm[To],
                                               Bytes, 0, nullptr, nullptr));
-      EXPECT_EQ(Back, Source) << Bytes << " bytes from device " << From << " to " << To;
+      EXPECT_EQ(Back, Source) << Bytes << " bytes from device " << From << " to " << To
+                              << " on device " << On << "'s queue";
       std::reverse(Source.begin(), Source.end());
     }
     for (int D = 0; D < 2; ++D)

@@ -23,6 +23,7 @@ namespace dglink::runtime {
 namespace {
 
 using conformance::ContextHandle;
+using conformance::lastErrorMessage;
 using conformance::MemHandle;
 using conformance::QueueHandle;
 
@@ -382,8 +383,14 @@ TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
   if (Other == nullptr)
     GTEST_SKIP() << "the device's platform has no second device";
   const pi_device Both[2] = {Device, Other};
+  // A SYCL runtime's default context holds every device of a platform: every adapter
+  // but Level Zero's (one device per context there) makes one.
   ContextHandle Two;
-  ASSERT_PI_SUCCESS(piContextCreate(nullptr, 2, Both, Two.out()));
+  if (const pi_result Made = piContextCreate(nullptr, 2, Both, Two.out());
+      Made == PI_ERROR_UNSUPPORTED_FEATURE)
+    GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
+  else
+    ASSERT_PI_SUCCESS(Made);
   QueueHandle Queues[2];
   std::vector<Program> Programs;
   std::vector<std::unique_ptr<SymbolQueue>> Through;

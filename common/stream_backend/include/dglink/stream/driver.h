@@ -102,6 +102,10 @@ public:
   // Whether the driver knows Host (pinned, registered or managed memory): a copy
   // from or to it then needs no staging.
   virtual bool knowsHostPointer(const void *Host) = 0;
+  // True only where the driver answers that Host is ordinary (pageable) host memory it
+  // has never seen; false for anything it knows, and wherever it cannot say (then a USM
+  // copy goes to the driver as it is). Called with a device's context current.
+  virtual bool pageableHost(const void *Host);
   // Copies on a stream: between any two pointers (unified addressing), host to
   // device, device to host. Into pageable host memory a read completes before the
   // call returns; from pageable memory a write has captured the bytes when it returns.
