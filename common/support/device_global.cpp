@@ -23,6 +23,11 @@ const std::vector<uint8_t> *findProperty(const ImageMetadata &Metadata, const st
 } // namespace
 
 std::string deviceGlobalSymbol(const ImageMetadata &Metadata, const char *Name) {
+  // UR's mapping first: DPC++'s native images (PTX) and UR's CTS name a variable by its
+  // unique id and give the symbol only there.
+  if (const auto Mapped = Metadata.GlobalIdMapping.find(Name);
+      Mapped != Metadata.GlobalIdMapping.end())
+    return Mapped->second;
   const std::vector<uint8_t> *Value = findProperty(Metadata, DeviceGlobalSymbolsSet, Name);
   if (Value == nullptr)
     Value = findProperty(Metadata, PI_PROPERTY_SET_PROGRAM_METADATA,

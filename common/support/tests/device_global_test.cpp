@@ -40,6 +40,18 @@ TEST(DeviceGlobalSymbol, FromTheSymbolSetFlatMetadataOrTheIdItself) {
   EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "plain"), "plain");
 }
 
+// UR's "<id>@global_id_mapping" (as UR's CUDA and HIP adapters resolve a unique id) wins
+// over dglink's own symbol set.
+TEST(DeviceGlobalSymbol, UrGlobalIdMappingFirst) {
+  ImageMetadata Metadata;
+  Metadata.GlobalIdMapping["_Z7dev_var"] = "dev_var";
+  Metadata.GlobalIdMapping["uid::counter"] = "mapped_counter";
+  Metadata.RawSets[dglink::DeviceGlobalSymbolsSet]["uid::counter"] = stringValue("counter");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "_Z7dev_var"), "dev_var");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "uid::counter"), "mapped_counter");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "dev_var"), "dev_var");
+}
+
 TEST(CheckDeclaredDeviceGlobal, OnlyNamesTheImageListsWhereItListsAny) {
   const ImageMetadata Declaring = declaring("dg_a", 4, HostAccess::ReadWrite);
   int Program = 0;

@@ -22,8 +22,10 @@ namespace dglink {
 // (STRING values). Without an entry the unique id is the symbol name.
 inline constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
 
-// The module symbol of the device global Name (its unique id), from the image's
-// symbol set or, for flat metadata, "<set>/<id>" in the program-metadata set.
+// The module symbol of the device global Name (its unique id): UR's
+// "<id>@global_id_mapping" program metadata where the image has it (as UR's CUDA and
+// HIP adapters resolve it), else the image's symbol set or, for flat metadata,
+// "<set>/<id>" in the program-metadata set; else Name itself.
 DGLINK_SUPPORT_API std::string deviceGlobalSymbol(const ImageMetadata &Metadata, const char *Name);
 
 // Where the image lists its device globals, a name it does not list is not one
