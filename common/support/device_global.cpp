@@ -55,6 +55,13 @@ void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name, 
   auto Info = Metadata.DeviceGlobals.find(Name);
   if (Info == Metadata.DeviceGlobals.end())
     return;
+  Access = Info->second.Access;
+  // Without device_image_scope a pointer-sized instance whose declared size differs holds
+  // a pointer to the value (usmptr; the size is sizeof(T), as DPC++ records it): the
+  // instance is what the caller copies (DPC++ writes the USM pointer into it).
+  if (!Info->second.DeviceImageScope && ModuleBytes == UsmptrBytes &&
+      Info->second.Size != ModuleBytes)
+    return;
   if (Info->second.Size != ModuleBytes)
     logger().warn("device global '{}': the image declares {} bytes, the module has {}", Name,
                   Info->second.Size, ModuleBytes);

@@ -284,8 +284,11 @@ pi_result decodeLoweredStorage(ImageMetadata &Metadata) {
                     "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
                     "', property '{}': offset {} + size {} is past the storage's {} bytes",
                     Id, Variable.Offset, Variable.Size, Result.Size);
+      // A variable without device_image_scope may hold a pointer to its value (usmptr):
+      // its place is the pointer, its declared size the value's.
       const auto Declared = Metadata.DeviceGlobals.find(Id);
-      if (Declared != Metadata.DeviceGlobals.end() && Declared->second.Size != Variable.Size)
+      if (Declared != Metadata.DeviceGlobals.end() && Declared->second.Size != Variable.Size &&
+          (Declared->second.DeviceImageScope || Variable.Size != UsmptrBytes))
         return fail(PI_ERROR_INVALID_BINARY,
                     "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
                     "', property '{}': size {} but '" PI_PROPERTY_SET_DEVICE_GLOBALS "' says {}",

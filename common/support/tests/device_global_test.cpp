@@ -78,6 +78,21 @@ TEST(ApplyDeclaredDeviceGlobal, SmallerSizeAndDeclaredAccess) {
   EXPECT_EQ(Access, HostAccess::ReadWrite);
 }
 
+// Without device_image_scope an 8-byte instance with another declared size is a usmptr:
+// the image records the value's size (sizeof(T)), the copy is bound by the pointer.
+TEST(ApplyDeclaredDeviceGlobal, UsmptrIsBoundByItsPointer) {
+  size_t Size = 0;
+  HostAccess Access = HostAccess::None;
+  dglink::applyDeclaredDeviceGlobal(declaring("dg", 4, HostAccess::ReadWrite), "dg", 8, Size,
+                                    Access);
+  EXPECT_EQ(Size, 8u);
+  ImageMetadata Scoped = declaring("dg", 4, HostAccess::Read);
+  Scoped.DeviceGlobals["dg"].DeviceImageScope = true; // the value itself: the smaller size
+  dglink::applyDeclaredDeviceGlobal(Scoped, "dg", 8, Size, Access);
+  EXPECT_EQ(Size, 4u);
+  EXPECT_EQ(Access, HostAccess::Read);
+}
+
 TEST(CheckHostAccess, EachModeAndDirection) {
   EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::ReadWrite, true), PI_SUCCESS);
   EXPECT_EQ(dglink::checkHostAccess("f", "v", HostAccess::ReadWrite, false), PI_SUCCESS);

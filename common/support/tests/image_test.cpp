@@ -396,8 +396,8 @@ TEST(LoweredStorage, RejectsEveryInconsistency) {
   {
     ImageBuilder B;
     LoweredImage L;
-    L.TableSize = 8; // SYCL/device globals says 16
-    expectRejected(L.build(B), "size 8 but 'SYCL/device globals' says 16");
+    L.TableSize = 12; // SYCL/device globals says 16
+    expectRejected(L.build(B), "size 12 but 'SYCL/device globals' says 16");
   }
   {
     ImageBuilder B;
@@ -433,6 +433,19 @@ dglink::ImageMetadata loweredMetadata(std::map<std::string, std::pair<uint64_t, 
   for (const auto &[Id, Place] : Places)
     Metadata.Lowered->Variables[Id] = {Place.first, Place.second, {}};
   return Metadata;
+}
+
+// A variable without device_image_scope whose place is 8 bytes holds a pointer to its
+// value (usmptr): SYCL/device globals records the value's 16 bytes, as DPC++ does.
+TEST(LoweredStorage, UsmptrPlaceIsThePointer) {
+  ImageBuilder B;
+  LoweredImage L;
+  L.TableSize = 8;
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(dglink::readImageMetadata(L.build(B), Metadata), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Metadata.DeviceGlobals.at("table").Size, 16u);
+  EXPECT_EQ(Metadata.Lowered->Variables.at("table").Size, 8u);
 }
 
 TEST(LoweredStorage, LinkMergesOneLayout) {

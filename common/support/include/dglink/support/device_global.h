@@ -37,7 +37,9 @@ DGLINK_SUPPORT_API pi_result checkDeclaredDeviceGlobal(const char *Function,
 
 // The bound and host access of a variable the driver found with ModuleBytes bytes:
 // the smaller of the declared and the real size, the declared access (read_write
-// where the image says nothing). A disagreement on the size is logged.
+// where the image says nothing). A disagreement on the size is logged, except for a
+// variable without device_image_scope whose instance is a pointer (usmptr: the declared
+// size is the value's), bound by its instance.
 DGLINK_SUPPORT_API void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
                                                   size_t ModuleBytes, size_t &Size,
                                                   HostAccess &Access);

@@ -27,6 +27,10 @@ DGLINK_SUPPORT_API ImageFormat detectFormat(const void *Data, size_t Size);
 enum class HostAccess : uint32_t { Read = 0, Write = 1, ReadWrite = 2, None = 3 };
 DGLINK_SUPPORT_API const char *hostAccessName(HostAccess Access);
 
+// The device instance of a device global without device_image_scope that holds a
+// pointer to its value (DPC++'s usmptr): its declared size is the value's, sizeof(T).
+inline constexpr uint64_t UsmptrBytes = 8;
+
 struct DeviceGlobalInfo {
   std::string UniqueId;
   uint32_t Size = 0;
