@@ -579,10 +579,11 @@ ur_result_t urKernelSetExecInfo(ur_kernel_handle_t hKernel, ur_kernel_exec_info_
     return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
                   __func__, static_cast<uint32_t>(propName));
   DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
+  const char *Function = __func__;
   auto Size = [&](size_t Expected, const char *Type) -> ur_result_t {
     if (propSize == Expected)
       return UR_RESULT_SUCCESS;
-    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'propSize' is {}, a {} has {} bytes", __func__,
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'propSize' is {}, a {} has {} bytes", Function,
                   propSize, Type, Expected);
   };
   switch (propName) {

@@ -36,8 +36,10 @@ ur_kernel_handle_t asUr(pi_kernel Kernel) { return reinterpret_cast<ur_kernel_ha
 // The message the device's UR adapter gave last on this thread.
 std::string urLastError(pi_platform Platform) {
   ur_adapter_handle_t Adapter = nullptr;
+  // The adapter handle (a pointer) is what the query writes.
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
   if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
-                        sizeof(Adapter), &Adapter, nullptr) != UR_RESULT_SUCCESS)
+                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
     return "(no adapter)";
   const char *Message = nullptr;
   int32_t Code = 0;
@@ -89,6 +91,7 @@ protected:
   // UR_RESULT_ERROR_INVALID_BINARY.
   int select(const std::vector<const char *> &Targets) {
     std::vector<ur_device_binary_t> Binaries;
+    Binaries.reserve(Targets.size());
     for (const char *Target : Targets)
       Binaries.push_back({UR_STRUCTURE_TYPE_DEVICE_BINARY, nullptr, Target});
     uint32_t Selected = UINT32_MAX;
@@ -194,8 +197,9 @@ TEST_P(UrKernelSetExecInfo, EveryValueAsDpcppCallsIt) {
   EXPECT_EQ(
       urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(Wide), nullptr, &Wide),
       UR_RESULT_ERROR_INVALID_SIZE);
-  EXPECT_NE(urLastError(Platform).find("'propSize' is 4, a ur_bool_t has 1 bytes"),
-            std::string::npos)
+  EXPECT_NE(
+      urLastError(Platform).find("urKernelSetExecInfo: 'propSize' is 4, a ur_bool_t has 1 bytes"),
+      std::string::npos)
       << urLastError(Platform);
   const char Five[5] = {};
   EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_PTRS, sizeof(Five), nullptr, Five),
