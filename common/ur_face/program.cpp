@@ -148,6 +148,16 @@ private:
                      Entry.value.pString + std::strlen(Entry.value.pString) + 1);
       P.Pi.Type = PI_PROPERTY_TYPE_STRING;
       break;
+    case UR_PROGRAM_METADATA_TYPE_UINT64: {
+      // PI has no 64-bit type (DPC++ passes "<kernel>@max_linear_work_group_size" so):
+      // kept as an 8-byte byte array, its 64-bit size header first.
+      P.Bytes.assign(16, 0);
+      P.Bytes[0] = 64;
+      for (int I = 0; I < 8; ++I)
+        P.Bytes[8 + I] = static_cast<uint8_t>(Entry.value.data64 >> (8 * I));
+      P.Pi.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
+      break;
+    }
     case UR_PROGRAM_METADATA_TYPE_BYTE_ARRAY: {
       // As DPC++ passes them: the property's bytes, its 64-bit size header included
       // (the core checks the header).

@@ -396,6 +396,22 @@ TEST_P(UrProgramMetadata, RequiredWorkGroupSizeOfFourDimensionsIsRefused) {
       << urLastError(Platform);
 }
 
+// Metadata DPC++ passes that dglink does not act on (a 64-bit value, HIP's
+// "Requires finalization") is taken, and the program builds.
+TEST_P(UrProgramMetadata, OtherUrMetadataIsTaken) {
+  ur_image::Metadata Extra;
+  Extra.addUint32("Requires finalization", 0);
+  ur_program_metadata_t Linear{};
+  Linear.pName = const_cast<char *>("fill_pattern@max_linear_work_group_size");
+  Linear.type = UR_PROGRAM_METADATA_TYPE_UINT64;
+  Linear.size = sizeof(uint64_t);
+  Linear.value.data64 = 256;
+  Extra.Entries.push_back(Linear);
+  UrProgram Program;
+  ASSERT_EQ(create("pattern", Extra, false, Program), UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_NE(Program.kernel("fill_pattern"), nullptr);
+}
+
 // "<id>@global_id_mapping" exactly as UR's CTS passes it (8 zero bytes, then the module
 // symbol) on a bare binary: the unique id reaches the symbol for the device-global copies,
 // the bytes round-trip, and the symbol itself names the same variable.
