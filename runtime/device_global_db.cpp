@@ -164,14 +164,14 @@ Status DeviceGlobalDatabase::patch(const BuiltProgram &Program, const DeviceTrai
                   " declares " + (Declared.DeviceImageScope ? "1" : "0")};
     if (Record->ImageScope)
       continue;
-    if (Declared.Size != sizeof(void *))
+    // The image records the value's size (sycl-device-global-size, sizeof(T), as DPC++
+    // does); the device instance is a pointer to it (usmptr), which the write below
+    // checks against the module.
+    if (Declared.Size != Record->Size)
       return {PI_ERROR_INVALID_OPERATION,
-              describe(*Record) +
-                  " has no device_image_scope, so its device instance must be a "
-                  "pointer to the value (usmptr, " +
-                  std::to_string(sizeof(void *)) + " bytes), but image " +
-                  imagesDeclaring(Program, Id) + " declares " + std::to_string(Declared.Size) +
-                  " bytes"};
+              describe(*Record) + " was added with " + std::to_string(Record->Size) +
+                  " bytes, but image " + imagesDeclaring(Program, Id) + " declares a value of " +
+                  std::to_string(Declared.Size) + " bytes"};
     Expected<void *> Usm = instance(*Record, Program.Context, Program.Device, Traits);
     if (!Usm)
       return Usm.status();

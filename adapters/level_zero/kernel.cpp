@@ -27,6 +27,12 @@ pi_result ZeProgram::createKernel(_pi_program &Program, const char *Name,
   if (Result != ZE_RESULT_SUCCESS)
     return zeError(Result, "zeKernelCreate");
   auto Made = std::make_unique<ZeKernel>(Name, Handle, 0); // destroys the handle on failure
+  // USM reached through pointers stored in memory (a device global holding a USM pointer,
+  // as DPC++'s device_global is) must be allowed per kernel; DPC++ allows all three
+  // kinds for every kernel (urKernelSetExecInfo(USM_INDIRECT_ACCESS)), and so does dglink.
+  DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
+            ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
   ze_kernel_properties_t Properties = {};
   Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
   DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);

@@ -166,8 +166,11 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
   D.ImageFormats = "spirv64"; // SPIR-V modules, linked or not
   // zeModuleGetGlobalPointer is core Level Zero: every driver has it.
   D.DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
-  // The driver's extension names, then what the device computes, then dglink's.
-  D.Extensions = buildExtensionString(Info.Extensions + ModuleExtensions, Formats, true);
+  // The driver's extension names, then cl_khr_il_program (every Level Zero device takes
+  // SPIR-V modules, and DPC++ looks for the name before it gives a device SPIR-V), then
+  // what the device computes, then dglink's.
+  D.Extensions = buildExtensionString(Info.Extensions + " cl_khr_il_program" + ModuleExtensions,
+                                      Formats, true);
   return PI_SUCCESS;
 }
 

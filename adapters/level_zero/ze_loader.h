@@ -54,6 +54,7 @@ namespace dglink::level_zero {
   X(zeKernelSetArgumentValue)                                                                      \
   X(zeKernelSetGroupSize)                                                                          \
   X(zeKernelSuggestGroupSize)                                                                      \
+  X(zeKernelSetIndirectAccess)                                                                     \
   X(zeKernelGetProperties)
 
 struct ZeLoader {

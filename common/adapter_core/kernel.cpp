@@ -2,13 +2,16 @@
 // arguments and submits.
 #include "entry.h"
 
+#include <array>
+
 using namespace dglink::core;
 
 namespace {
 
 // The launch's shape checked against the device and the kernel: dimensions, global
-// sizes, offsets (where the backend takes none), local sizes that divide the global
-// ones within the device's work-item sizes and the kernel's group size.
+// sizes, offsets (where the backend takes none), local sizes (given, or the kernel's
+// required size) that divide the global ones within the device's work-item sizes and
+// the kernel's group size.
 pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uint32 WorkDim,
                       const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
                       const size_t *LocalWorkSize, LaunchShape &Shape) {
@@ -34,15 +37,38 @@ pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uin
                           Function, GlobalWorkOffset[D], D, adapterLabel());
     Shape.Offset[D] = GlobalWorkOffset[D];
   }
+  // A kernel with UR's "<kernel>@reqd_work_group_size" metadata runs with that size: a
+  // launch without a local size gets it, a launch with another is refused (as UR's CUDA
+  // and HIP adapters refuse it); 0 in a dimension requires nothing there.
+  const auto &Required = Kernel.Program->Metadata.RequiredGroupSizes;
+  const auto Requirement = Required.find(Kernel.Name);
+  size_t FromMetadata[3] = {0, 0, 0};
+  if (Requirement != Required.end()) {
+    const std::array<uint32_t, 3> &Sizes = Requirement->second;
+    bool Complete = true;
+    for (pi_uint32 D = 0; D < WorkDim; ++D) {
+      FromMetadata[D] = Sizes[D];
+      Complete = Complete && Sizes[D] != 0;
+      if (LocalWorkSize != nullptr && Sizes[D] != 0 && LocalWorkSize[D] != Sizes[D])
+        return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                            "{}: local size {} in dimension {}, but kernel '{}' requires "
+                            "reqd_work_group_size ({}, {}, {})",
+                            Function, LocalWorkSize[D], D, dglink::clip(Kernel.Name), Sizes[0],
+                            Sizes[1], Sizes[2]);
+    }
+    if (LocalWorkSize == nullptr && Complete)
+      LocalWorkSize = FromMetadata;
+  }
   if (LocalWorkSize == nullptr)
     return PI_SUCCESS;
+  const char *Origin = LocalWorkSize == FromMetadata ? " (the kernel's reqd_work_group_size)" : "";
   Shape.LocalGiven = true;
   size_t Threads = 1;
   for (pi_uint32 D = 0; D < WorkDim; ++D) {
     if (LocalWorkSize[D] == 0 || Shape.Global[D] % LocalWorkSize[D] != 0)
       return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
-                          "{}: local size {} does not divide global size {} in dimension {}",
-                          Function, LocalWorkSize[D], Shape.Global[D], D);
+                          "{}: local size {}{} does not divide global size {} in dimension {}",
+                          Function, LocalWorkSize[D], Origin, Shape.Global[D], D);
     if (LocalWorkSize[D] > Device.Description.MaxWorkItemSizes[D])
       return dglink::fail(PI_ERROR_INVALID_WORK_ITEM_SIZE,
                           "{}: local size {} exceeds {} in dimension {}", Function,

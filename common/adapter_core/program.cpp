@@ -64,13 +64,17 @@ pi_result adopt(std::unique_ptr<_pi_program> &Program, pi_program *RetProgram) {
   return PI_SUCCESS;
 }
 
-// Metadata of a linked program: every input's exports and device globals.
+// Metadata of a linked program: every input's exports, device globals and UR metadata
+// (symbol mappings, required group sizes).
 dglink::ImageMetadata mergeMetadata(const std::vector<const dglink::ImageMetadata *> &Inputs) {
   dglink::ImageMetadata Merged;
   for (const dglink::ImageMetadata *Input : Inputs) {
     Merged.HasSymbolTables = Merged.HasSymbolTables || Input->HasSymbolTables;
     Merged.Exported.insert(Merged.Exported.end(), Input->Exported.begin(), Input->Exported.end());
     Merged.DeviceGlobals.insert(Input->DeviceGlobals.begin(), Input->DeviceGlobals.end());
+    Merged.GlobalIdMapping.insert(Input->GlobalIdMapping.begin(), Input->GlobalIdMapping.end());
+    Merged.RequiredGroupSizes.insert(Input->RequiredGroupSizes.begin(),
+                                     Input->RequiredGroupSizes.end());
     for (const auto &[SetName, Properties] : Input->RawSets)
       Merged.RawSets[SetName].insert(Properties.begin(), Properties.end());
   }

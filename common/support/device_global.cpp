@@ -23,6 +23,11 @@ const std::vector<uint8_t> *findProperty(const ImageMetadata &Metadata, const st
 } // namespace
 
 std::string deviceGlobalSymbol(const ImageMetadata &Metadata, const char *Name) {
+  // UR's mapping first: DPC++'s native images (PTX) and UR's CTS name a variable by its
+  // unique id and give the symbol only there.
+  if (const auto Mapped = Metadata.GlobalIdMapping.find(Name);
+      Mapped != Metadata.GlobalIdMapping.end())
+    return Mapped->second;
   const std::vector<uint8_t> *Value = findProperty(Metadata, DeviceGlobalSymbolsSet, Name);
   if (Value == nullptr)
     Value = findProperty(Metadata, PI_PROPERTY_SET_PROGRAM_METADATA,
@@ -49,6 +54,13 @@ void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name, 
   Access = HostAccess::ReadWrite;
   auto Info = Metadata.DeviceGlobals.find(Name);
   if (Info == Metadata.DeviceGlobals.end())
+    return;
+  Access = Info->second.Access;
+  // Without device_image_scope a pointer-sized instance whose declared size differs holds
+  // a pointer to the value (usmptr; the size is sizeof(T), as DPC++ records it): the
+  // instance is what the caller copies (DPC++ writes the USM pointer into it).
+  if (!Info->second.DeviceImageScope && ModuleBytes == UsmptrBytes &&
+      Info->second.Size != ModuleBytes)
     return;
   if (Info->second.Size != ModuleBytes)
     logger().warn("device global '{}': the image declares {} bytes, the module has {}", Name,

@@ -141,9 +141,71 @@ pi_result decodeDeviceGlobal(const std::string &Id, const std::vector<uint8_t> &
   return PI_SUCCESS;
 }
 
+bool endsWith(const std::string &Text, const char *Suffix) {
+  const size_t Length = std::strlen(Suffix);
+  return Text.size() >= Length && Text.compare(Text.size() - Length, Length, Suffix) == 0;
+}
+
+// One of Unified Runtime's tagged program-metadata properties ("<prefix>@<tag>"), read as
+// UR's CUDA and HIP adapters read it (source/adapters/cuda/program.cpp, setMetadata): a
+// byte array whose first 8 bytes are a size prefix they skip unread (zero in UR's CTS,
+// the size in bits where DPC++ writes it), then the value. Returns false for a property
+// that is not one.
+bool isTaggedMetadata(const std::string &SetName, const std::string &PropertyName) {
+  return SetName == PI_PROPERTY_SET_PROGRAM_METADATA &&
+         (endsWith(PropertyName, GlobalIdMappingTag) ||
+          endsWith(PropertyName, RequiredGroupSizeTag));
+}
+
+pi_result addTaggedMetadata(const std::string &SetName,
+                            const _pi_device_binary_property_struct &Property,
+                            const std::string &PropertyName, ImageMetadata &Out) {
+  const bool IsMapping = endsWith(PropertyName, GlobalIdMappingTag);
+  const std::string Prefix = PropertyName.substr(
+      0, PropertyName.size() - std::strlen(IsMapping ? GlobalIdMappingTag : RequiredGroupSizeTag));
+  if (Property.Type != PI_PROPERTY_TYPE_BYTE_ARRAY)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "program metadata '{}': expected a byte array (8-byte size prefix, then the "
+                "value), got type {}",
+                clip(PropertyName), Property.Type);
+  if (Property.ValAddr == nullptr || Property.ValSize < 8)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "program metadata '{}': {} bytes, less than its 8-byte size prefix",
+                clip(PropertyName), Property.ValSize);
+  if (Prefix.empty())
+    return fail(PI_ERROR_INVALID_BINARY, "program metadata '{}': no {} before the tag",
+                clip(PropertyName), IsMapping ? "unique id" : "kernel name");
+  const auto *Bytes = static_cast<const unsigned char *>(Property.ValAddr) + 8;
+  const size_t Size = static_cast<size_t>(Property.ValSize) - 8;
+  if (IsMapping) {
+    // UR hands the bytes to cuModuleGetGlobal as a C string: a NUL ends the symbol.
+    const std::string Symbol(reinterpret_cast<const char *>(Bytes),
+                             std::find(Bytes, Bytes + Size, '\0') - Bytes);
+    if (Symbol.empty())
+      return fail(PI_ERROR_INVALID_BINARY,
+                  "program metadata '{}': the device global's symbol is empty", clip(PropertyName));
+    Out.GlobalIdMapping[Prefix] = Symbol;
+  } else {
+    // 1 to 3 32-bit sizes; UR answers UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE otherwise.
+    if (Size < 4 || Size > 12 || Size % 4 != 0)
+      return fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                  "program metadata '{}': {} bytes after the size prefix, expected 1 to 3 "
+                  "32-bit sizes",
+                  clip(PropertyName), Size);
+    std::array<uint32_t, 3> Sizes = {1, 1, 1};
+    for (size_t D = 0; D < Size / 4; ++D)
+      Sizes[D] = static_cast<uint32_t>(readLittleEndian(Bytes + 4 * D, 4));
+    Out.RequiredGroupSizes[Prefix] = Sizes;
+  }
+  Out.RawSets[SetName][PropertyName].assign(Bytes, Bytes + Size);
+  return PI_SUCCESS;
+}
+
 // Adds one property of set SetName to Out, interpreting the sets dglink knows.
 pi_result addProperty(const std::string &SetName, const _pi_device_binary_property_struct &Property,
                       const std::string &PropertyName, ImageMetadata &Out) {
+  if (isTaggedMetadata(SetName, PropertyName))
+    return addTaggedMetadata(SetName, Property, PropertyName, Out);
   std::vector<uint8_t> Value;
   DGLINK_TRY(readValue(SetName.c_str(), Property, Value));
   if (PropertyName.empty())
@@ -222,8 +284,11 @@ pi_result decodeLoweredStorage(ImageMetadata &Metadata) {
                     "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
                     "', property '{}': offset {} + size {} is past the storage's {} bytes",
                     Id, Variable.Offset, Variable.Size, Result.Size);
+      // A variable without device_image_scope may hold a pointer to its value (usmptr):
+      // its place is the pointer, its declared size the value's.
       const auto Declared = Metadata.DeviceGlobals.find(Id);
-      if (Declared != Metadata.DeviceGlobals.end() && Declared->second.Size != Variable.Size)
+      if (Declared != Metadata.DeviceGlobals.end() && Declared->second.Size != Variable.Size &&
+          (Declared->second.DeviceImageScope || Variable.Size != UsmptrBytes))
         return fail(PI_ERROR_INVALID_BINARY,
                     "property set '" PI_PROPERTY_SET_DGLINK_DEVICE_GLOBAL_OFFSETS
                     "', property '{}': size {} but '" PI_PROPERTY_SET_DEVICE_GLOBALS "' says {}",

@@ -425,8 +425,29 @@ ur_result_t urDeviceRelease(ur_device_handle_t hDevice) try {
 }
 DGLINK_UR_CATCH_ALL
 
-// The first binary whose target the device builds (its image formats), as the SYCL
-// runtime asks before it creates a program.
+namespace {
+
+// A binary target in UR's words (UR_DEVICE_BINARY_TARGET_*) as dglink's image format
+// names it (PI_EXT_DEVICE_INFO_IMAGE_FORMATS), or null where dglink has no format of that
+// meaning. UR's "spir64" is a SPIR-V module, dglink's "spirv64"; dglink's "spir64" (SPIR
+// 1.2 bitcode) has no UR name. AOT targets for devices dglink does not drive (spir64_gen,
+// spir64_x86_64, spir64_fpga, native_cpu) and 32-bit SPIR-V ("spir") name none.
+const char *dglinkFormatOf(const char *UrTarget) {
+  if (std::strcmp(UrTarget, UR_DEVICE_BINARY_TARGET_SPIRV64) == 0)
+    return "spirv64";
+  if (std::strcmp(UrTarget, UR_DEVICE_BINARY_TARGET_NVPTX64) == 0)
+    return "nvptx64";
+  if (std::strcmp(UrTarget, UR_DEVICE_BINARY_TARGET_AMDGCN) == 0)
+    return "amdgcn";
+  return nullptr;
+}
+
+} // namespace
+
+// The binary the device runs best, as the SYCL runtime asks before it creates a program:
+// targets in UR's words, mapped to dglink's image formats; a native image (PTX, code
+// object) before SPIR-V, as UR's adapters prefer AOT images to IL; among equals the
+// first.
 ur_result_t urDeviceSelectBinary(ur_device_handle_t hDevice, const ur_device_binary_t *pBinaries,
                                  uint32_t NumBinaries, uint32_t *pSelectedBinary) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
@@ -436,16 +457,20 @@ ur_result_t urDeviceSelectBinary(ur_device_handle_t hDevice, const ur_device_bin
   if (NumBinaries == 0)
     return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'NumBinaries' is 0", __func__);
   const std::string &Formats = core(hDevice)->Description.ImageFormats;
-  for (uint32_t I = 0; I < NumBinaries; ++I) {
-    const char *Target = pBinaries[I].pDeviceTargetSpec;
-    if (Target != nullptr && contains(Formats, Target)) {
-      *pSelectedBinary = I;
-      return UR_RESULT_SUCCESS;
+  for (const bool Native : {true, false})
+    for (uint32_t I = 0; I < NumBinaries; ++I) {
+      const char *Target = pBinaries[I].pDeviceTargetSpec;
+      const char *Format = Target != nullptr ? dglinkFormatOf(Target) : nullptr;
+      if (Format != nullptr && (std::strcmp(Format, "spirv64") != 0) == Native &&
+          contains(Formats, Format)) {
+        *pSelectedBinary = I;
+        return UR_RESULT_SUCCESS;
+      }
     }
-  }
   return failUr(UR_RESULT_ERROR_INVALID_BINARY,
-                "{}: none of the {} binaries has a target device '{}' builds ({})", __func__,
-                NumBinaries, core(hDevice)->Description.Name, Formats);
+                "{}: none of the {} binaries has a target device '{}' runs (UR targets "
+                "spir64 = SPIR-V, nvptx64, amdgcn; the device takes dglink formats '{}')",
+                __func__, NumBinaries, core(hDevice)->Description.Name, Formats);
 }
 DGLINK_UR_CATCH_ALL
 

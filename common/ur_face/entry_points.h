@@ -87,6 +87,8 @@ ur_result_t urKernelRelease(ur_kernel_handle_t);
 ur_result_t urKernelGetInfo(ur_kernel_handle_t, ur_kernel_info_t, size_t, void *, size_t *);
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t, ur_device_handle_t, ur_kernel_group_info_t,
                                  size_t, void *, size_t *);
+ur_result_t urKernelSetExecInfo(ur_kernel_handle_t, ur_kernel_exec_info_t, size_t,
+                                const ur_kernel_exec_info_properties_t *, const void *);
 
 // enqueue.cpp: commands and events
 ur_result_t urEnqueueKernelLaunchWithArgsExp(ur_queue_handle_t, ur_kernel_handle_t, uint32_t,

@@ -148,6 +148,16 @@ private:
                      Entry.value.pString + std::strlen(Entry.value.pString) + 1);
       P.Pi.Type = PI_PROPERTY_TYPE_STRING;
       break;
+    case UR_PROGRAM_METADATA_TYPE_UINT64: {
+      // PI has no 64-bit type (DPC++ passes "<kernel>@max_linear_work_group_size" so):
+      // kept as an 8-byte byte array, its 64-bit size header first.
+      P.Bytes.assign(16, 0);
+      P.Bytes[0] = 64;
+      for (int I = 0; I < 8; ++I)
+        P.Bytes[8 + I] = static_cast<uint8_t>(Entry.value.data64 >> (8 * I));
+      P.Pi.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
+      break;
+    }
     case UR_PROGRAM_METADATA_TYPE_BYTE_ARRAY: {
       // As DPC++ passes them: the property's bytes, its 64-bit size header included
       // (the core checks the header).
@@ -563,6 +573,58 @@ ur_result_t urKernelGetInfo(ur_kernel_handle_t hKernel, ur_kernel_info_t propNam
 }
 DGLINK_UR_CATCH_ALL
 
+// DPC++ calls this after every urKernelCreate (USM_INDIRECT_ACCESS) and throws on an
+// error. Every value is honoured as it stands: each backend's kernels reach every USM
+// allocation of their context through pointers stored in memory (CUDA and HIP: one
+// address space; OpenCL: indirect access declared for every kernel, or every SVM
+// allocation named at each launch; Level Zero: indirect access set on every kernel), so
+// indirect access and a list of USM pointers need nothing more, and a cache
+// configuration is a hint.
+ur_result_t urKernelSetExecInfo(ur_kernel_handle_t hKernel, ur_kernel_exec_info_t propName,
+                                size_t propSize, const ur_kernel_exec_info_properties_t *,
+                                const void *pPropValue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hKernel);
+  DGLINK_UR_NOT_NULL_POINTER(pPropValue);
+  if (propName > UR_KERNEL_EXEC_INFO_CACHE_CONFIG)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
+                  __func__, static_cast<uint32_t>(propName));
+  DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
+  const char *Function = __func__;
+  auto Size = [&](size_t Expected, const char *Type) -> ur_result_t {
+    if (propSize == Expected)
+      return UR_RESULT_SUCCESS;
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'propSize' is {}, a {} has {} bytes", Function,
+                  propSize, Type, Expected);
+  };
+  switch (propName) {
+  case UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS:
+    return Size(sizeof(ur_bool_t), "ur_bool_t");
+  case UR_KERNEL_EXEC_INFO_USM_PTRS:
+    if (propSize % sizeof(void *) != 0)
+      return failUr(UR_RESULT_ERROR_INVALID_SIZE,
+                    "{}: 'propSize' is {}, not a whole number of {}-byte pointers", __func__,
+                    propSize, sizeof(void *));
+    return UR_RESULT_SUCCESS;
+  case UR_KERNEL_EXEC_INFO_CACHE_CONFIG: {
+    if (const ur_result_t R = Size(sizeof(ur_kernel_cache_config_t), "ur_kernel_cache_config_t");
+        R != UR_RESULT_SUCCESS)
+      return R;
+    ur_kernel_cache_config_t Config{};
+    std::memcpy(&Config, pPropValue, sizeof(Config));
+    if (Config > UR_KERNEL_CACHE_CONFIG_LARGE_DATA)
+      return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION,
+                    "{}: cache configuration {:#x} is not defined", __func__,
+                    static_cast<uint32_t>(Config));
+    return UR_RESULT_SUCCESS;
+  }
+  default:
+    break;
+  }
+  return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
+                __func__, static_cast<uint32_t>(propName));
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                  ur_kernel_group_info_t propName, size_t propSize, void *pPropValue,
                                  size_t *pPropSizeRet) try {
@@ -577,7 +639,16 @@ ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t 
   switch (propName) {
   case UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE:
     return Answer.value(Kernel.Impl->maxGroupSize());
-  case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE:
+  case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE: {
+    // "<kernel>@reqd_work_group_size" program metadata, as UR's CUDA and HIP adapters
+    // answer it; zeros where the kernel requires none.
+    size_t Sizes[3] = {0, 0, 0};
+    const auto &Required = Kernel.Program->Metadata.RequiredGroupSizes;
+    if (const auto Found = Required.find(Kernel.Name); Found != Required.end())
+      for (size_t D = 0; D < 3; ++D)
+        Sizes[D] = Found->second[D];
+    return Answer.bytes(Sizes, sizeof(Sizes));
+  }
   case UR_KERNEL_GROUP_INFO_COMPILE_MAX_WORK_GROUP_SIZE: {
     const size_t None[3] = {0, 0, 0};
     return Answer.bytes(None, sizeof(None));

@@ -85,6 +85,7 @@ ur_dditable_t makeTable() {
   Table.Kernel.pfnRelease = urKernelRelease;
   Table.Kernel.pfnGetInfo = urKernelGetInfo;
   Table.Kernel.pfnGetGroupInfo = urKernelGetGroupInfo;
+  Table.Kernel.pfnSetExecInfo = urKernelSetExecInfo;
 
   Table.Enqueue.pfnEventsWait = urEnqueueEventsWait;
   Table.Enqueue.pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;

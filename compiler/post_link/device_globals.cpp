@@ -26,8 +26,33 @@ std::optional<HostAccess> parseHostAccess(StringRef Text) {
   return std::nullopt;
 }
 
-// "<unique id>:<0|1>:<host access>"; the unique id may itself contain ':'.
-llvm::Error applyAnnotation(llvm::GlobalVariable &Variable, StringRef Text) {
+// The annotation's one argument (clang's annotate("...", arg)), where it has one:
+// DGLINK_SHARED_DEVICE_GLOBAL passes sizeof(Type), the size of the value its usmptr
+// points at. Entry: { variable, text, file, line, arguments }.
+llvm::Expected<std::optional<uint64_t>> annotationValueSize(const llvm::ConstantStruct &Entry,
+                                                            const llvm::GlobalVariable &Variable) {
+  if (Entry.getNumOperands() < 5 || Entry.getOperand(4)->isNullValue())
+    return std::nullopt;
+  const auto *Arguments =
+      llvm::dyn_cast<llvm::GlobalVariable>(Entry.getOperand(4)->stripPointerCasts());
+  const auto *Values = Arguments != nullptr && Arguments->hasInitializer()
+                           ? llvm::dyn_cast<llvm::ConstantStruct>(Arguments->getInitializer())
+                           : nullptr;
+  const auto *Size = Values != nullptr && Values->getNumOperands() == 1
+                         ? llvm::dyn_cast<llvm::ConstantInt>(Values->getOperand(0))
+                         : nullptr;
+  if (Size == nullptr || Size->isZero() || Size->getZExtValue() > 0xFFFFFFFFull)
+    return makeError("variable '{}': a device global annotation takes one argument, the size of "
+                     "the value (1 to 2^32-1 bytes)",
+                     Variable.getName().str());
+  return Size->getZExtValue();
+}
+
+// "<unique id>:<0|1>:<host access>"; the unique id may itself contain ':'. ValueSize: the
+// size of the value a usmptr variable points at (DPC++'s sycl-device-global-size is
+// sizeof(T), not the device instance's 8 bytes).
+llvm::Error applyAnnotation(llvm::GlobalVariable &Variable, StringRef Text,
+                            std::optional<uint64_t> ValueSize) {
   const StringRef Body = Text.drop_front(StringRef(DeviceGlobalAnnotation).size());
   auto [Rest, Access] = Body.rsplit(':');
   auto [UniqueId, Scope] = Rest.rsplit(':');
@@ -40,8 +65,13 @@ llvm::Error applyAnnotation(llvm::GlobalVariable &Variable, StringRef Text) {
     return makeError("variable '{}': a device global annotation needs the definition",
                      Variable.getName().str());
   const llvm::DataLayout &Layout = Variable.getParent()->getDataLayout();
-  Variable.addAttribute(SizeAttribute,
-                        llvm::utostr(Layout.getTypeAllocSize(Variable.getValueType())));
+  const uint64_t TypeSize = Layout.getTypeAllocSize(Variable.getValueType());
+  if (ValueSize && (Scope != "0" || !holdsOnePointer(Variable)))
+    return makeError("variable '{}': a value size ({} bytes) belongs to a device global without "
+                     "device_image_scope whose instance is one pointer (usmptr, "
+                     "DGLINK_SHARED_DEVICE_GLOBAL)",
+                     Variable.getName().str(), *ValueSize);
+  Variable.addAttribute(SizeAttribute, llvm::utostr(ValueSize ? *ValueSize : TypeSize));
   Variable.addAttribute(UniqueIdAttribute, UniqueId);
   if (Scope == "1")
     Variable.addAttribute(ImageScopeAttribute);
@@ -72,7 +102,10 @@ llvm::Error normalizeDeviceGlobalAnnotations(llvm::Module &M) {
       Kept.push_back(llvm::cast<llvm::Constant>(Operand.get()));
       continue;
     }
-    if (llvm::Error Failure = applyAnnotation(*Variable, Text))
+    llvm::Expected<std::optional<uint64_t>> ValueSize = annotationValueSize(*Entry, *Variable);
+    if (!ValueSize)
+      return ValueSize.takeError();
+    if (llvm::Error Failure = applyAnnotation(*Variable, Text, *ValueSize))
       return Failure;
   }
   if (Kept.size() == Array->getNumOperands())
@@ -109,6 +142,18 @@ bool isDeviceGlobal(const llvm::GlobalVariable &Variable) {
   return Variable.hasAttribute(SizeAttribute);
 }
 
+bool holdsOnePointer(const llvm::GlobalVariable &Variable) {
+  const llvm::DataLayout &Layout = Variable.getParent()->getDataLayout();
+  llvm::Type *Type = Variable.getValueType();
+  while (auto *Struct = llvm::dyn_cast<llvm::StructType>(Type)) {
+    if (Struct->getNumElements() != 1)
+      return false;
+    Type = Struct->getElementType(0);
+  }
+  return Type->isPointerTy() &&
+         Layout.getTypeAllocSize(Variable.getValueType()) == Layout.getTypeAllocSize(Type);
+}
+
 llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variable) {
   DeviceGlobal Result;
   Result.Symbol = Variable.getName().str();
@@ -122,9 +167,17 @@ llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variab
     Result.Info.UniqueId = Variable.getAttribute(UniqueIdAttribute).getValueAsString().str();
   if (Result.Info.UniqueId.empty())
     return makeError("device global '{}': empty {}", Result.Symbol, UniqueIdAttribute);
+  if (Variable.hasAttribute(ImageScopeAttribute)) {
+    const StringRef Scope = Variable.getAttribute(ImageScopeAttribute).getValueAsString();
+    Result.Info.DeviceImageScope = Scope != "false" && Scope != "0";
+  }
   const llvm::DataLayout &Layout = Variable.getParent()->getDataLayout();
   const uint64_t TypeSize = Layout.getTypeAllocSize(Variable.getValueType());
-  if (TypeSize != Size) {
+  Result.InstanceSize = TypeSize;
+  // Without device_image_scope DPC++'s instance is a pointer to the value (usmptr) and
+  // sycl-device-global-size is the value's size, sizeof(T).
+  const bool Usmptr = !Result.Info.DeviceImageScope && holdsOnePointer(Variable);
+  if (TypeSize != Size && !Usmptr) {
     std::string TypeName;
     llvm::raw_string_ostream Stream(TypeName);
     Variable.getValueType()->print(Stream);
@@ -134,10 +187,6 @@ llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variab
                      TypeSize);
   }
   Result.Info.Size = static_cast<uint32_t>(Size);
-  if (Variable.hasAttribute(ImageScopeAttribute)) {
-    const StringRef Scope = Variable.getAttribute(ImageScopeAttribute).getValueAsString();
-    Result.Info.DeviceImageScope = Scope != "false" && Scope != "0";
-  }
   if (Variable.hasAttribute(HostAccessAttribute)) {
     const StringRef Access = Variable.getAttribute(HostAccessAttribute).getValueAsString();
     const std::optional<HostAccess> Parsed = parseHostAccess(Access);

@@ -417,7 +417,7 @@ llvm::Expected<StorageLayout> computeStorageLayout(const std::vector<SplitImage>
       LoweredGlobal Lowered;
       Lowered.UniqueId = Global->Info.UniqueId;
       Lowered.Symbol = Global->Symbol;
-      Lowered.Size = Global->Info.Size;
+      Lowered.Size = Global->InstanceSize; // a usmptr's storage is the pointer
       const llvm::Constant *Initializer = Variable.getInitializer();
       if (!Initializer->isNullValue()) {
         Lowered.Initializer.assign(Lowered.Size, 0);

@@ -40,6 +40,9 @@ void keepAnnotations(llvm::Module &M, llvm::GlobalVariable *Annotations,
                      const std::vector<llvm::Constant *> &Kept);
 
 bool isDeviceGlobal(const llvm::GlobalVariable &Variable);
+// Whether Variable's type is one pointer, perhaps inside single-member structs: the
+// device instance of a device global without device_image_scope (its usmptr).
+bool holdsOnePointer(const llvm::GlobalVariable &Variable);
 llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variable);
 
 // One image of M holding Entries and what they reach (split.cpp): entries and device

@@ -9,11 +9,11 @@
 #include <dglink/device_global.h>
 
 DGLINK_SHARED_DEVICE_GLOBAL(int, db_shared, "db_shared_uid");
-DGLINK_SHARED_DEVICE_GLOBAL(int, db_table, "db_table_uid"); // 16 ints on the host side
+DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(int, 16, db_table, "db_table_uid");
 DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(int, db_scoped, "db_scoped_uid");
 DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(int, db_twice, "db_twice_uid");
 // 64 KiB of each kind, for the runtime's device-global benchmark.
-DGLINK_SHARED_DEVICE_GLOBAL(int, db_big_shared, "db_big_shared_uid");
+DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(int, 16384, db_big_shared, "db_big_shared_uid");
 DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL_ARRAY(int, 16384, db_big_scoped, "db_big_scoped_uid");
 
 // Out: db_shared, db_scoped, db_twice, then the 16 elements of db_table.

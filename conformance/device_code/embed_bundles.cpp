@@ -105,7 +105,10 @@ bool checkPtxGlobals(const std::string &Source, size_t Index, const dglink::Bund
                           Source, Index, Symbol, UniqueId);
       return false;
     }
-    if (*Size != Info.Size) {
+    // A variable without device_image_scope may hold a pointer to its value (usmptr):
+    // 8 bytes in PTX, the value's size in the property set (as DPC++ records it).
+    const bool Usmptr = !Info.DeviceImageScope && *Size == dglink::UsmptrBytes;
+    if (*Size != Info.Size && !Usmptr) {
       Error = fmt::format("{}: nvptx64 image {}: device global '{}' (unique id '{}') has {} bytes "
                           "in PTX but {} in \"{}\"",
                           Source, Index, Symbol, UniqueId, *Size, Info.Size,

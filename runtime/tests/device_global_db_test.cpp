@@ -255,8 +255,10 @@ TEST_P(DeviceGlobalDb, BadCopiesAreRefusedAndWriteNothing) {
   EXPECT_EQ(Rt->deviceGlobalStats().Variables, 4u);
 }
 
-// What the runtime is told must match the device code: a shared variable's device
-// instance is a usmptr; the scopes agree. Otherwise the program is not handed out.
+// What the runtime is told must match the device code: the scopes agree, a shared
+// variable's value has the size the image records (sizeof(T), as DPC++'s
+// sycl-device-global-size) and its device instance is a usmptr. Otherwise the program is
+// not handed out.
 TEST_P(DeviceGlobalDb, DeclarationsThatDisagreeWithTheImageFailTheBuild) {
   int32_t Wrong = 0;
   ASSERT_STATUS_OK(Rt->addDeviceGlobal(&Wrong, "db_scoped_uid", 4, false));
@@ -269,6 +271,22 @@ TEST_P(DeviceGlobalDb, DeclarationsThatDisagreeWithTheImageFailTheBuild) {
                 Built.status());
   EXPECT_EQ(Rt->cacheStats().Programs, 0u);
 
+  // db_table is 16 ints in the image (DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(int, 16, ...)).
+  auto Sized = std::make_unique<Runtime>(testing::countingTable());
+  const testing::BundleBytes Database = testing::conformanceBundle("dg_database_a");
+  ASSERT_TRUE(Sized->registerBundle(Database.Data, Database.Size, "dg_database_a.bundle").ok());
+  int32_t Short[8] = {};
+  ASSERT_STATUS_OK(Sized->addDeviceGlobal(Short, "db_table_uid", sizeof(Short), false));
+  Expected<Program> Mismatch = Sized->getOrBuildProgram(request("db_a_read"));
+  ASSERT_FALSE(Mismatch.ok());
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "device global 'db_table_uid' (host address ",
+                Mismatch.status());
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION,
+                "was added with 32 bytes, but image dg_database_a.bundle#", Mismatch.status());
+  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION, "declares a value of 64 bytes", Mismatch.status());
+
+  // dg_counter is the value itself, not a usmptr: the adapter refuses the 8-byte pointer
+  // write into its 4 bytes (the range check of every device-global write).
   auto Other = std::make_unique<Runtime>(testing::countingTable());
   const testing::BundleBytes Bytes = testing::conformanceBundle("device_globals");
   ASSERT_TRUE(Other->registerBundle(Bytes.Data, Bytes.Size, "device_globals.bundle").ok());
@@ -276,10 +294,8 @@ TEST_P(DeviceGlobalDb, DeclarationsThatDisagreeWithTheImageFailTheBuild) {
   ProgramRequest Request = request("dg_read_counter");
   Expected<Program> Value = Other->getOrBuildProgram(Request);
   ASSERT_FALSE(Value.ok());
-  EXPECT_STATUS(PI_ERROR_INVALID_OPERATION,
-                "has no device_image_scope, so its device instance must be a pointer to the "
-                "value (usmptr, 8 bytes), but image device_globals.bundle#",
-                Value.status());
+  EXPECT_STATUS(PI_ERROR_INVALID_VALUE,
+                "writing its usmptr into the program of device_globals.bundle#", Value.status());
 }
 
 // A variable added after a program that holds it was built gets its usmptr then.

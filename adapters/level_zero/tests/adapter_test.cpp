@@ -126,20 +126,22 @@ TEST_F(OnTestDriver, ModuleFlagsBecomeExtensionsAndFpConfigs) {
   // correctly rounded divide and sqrt (OpenCL's bit 7, Level Zero's bit 6).
   const Case Cases[] = {
       {nullptr,
-       "dglink_test_driver_no_kernel_execution cl_khr_fp64 cl_khr_int64_base_atomics "
+       "dglink_test_driver_no_kernel_execution cl_khr_il_program cl_khr_fp64 "
+       "cl_khr_int64_base_atomics "
        "cl_khr_int64_extended_atomics pi_ext_spirv64_linking pi_ext_device_global_access",
        0, 0xBF},
       {"fp16,int64_atomics",
-       "dglink_test_driver_no_kernel_execution cl_khr_fp16 cl_khr_int64_base_atomics "
+       "dglink_test_driver_no_kernel_execution cl_khr_il_program cl_khr_fp16 "
+       "cl_khr_int64_base_atomics "
        "cl_khr_int64_extended_atomics pi_ext_spirv64_linking pi_ext_device_global_access",
        0x3F, 0},
       {"fp16,fp64,int64_atomics",
-       "dglink_test_driver_no_kernel_execution cl_khr_fp16 cl_khr_fp64 "
+       "dglink_test_driver_no_kernel_execution cl_khr_il_program cl_khr_fp16 cl_khr_fp64 "
        "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics pi_ext_spirv64_linking "
        "pi_ext_device_global_access",
        0x3F, 0xBF},
       {"none",
-       "dglink_test_driver_no_kernel_execution pi_ext_spirv64_linking "
+       "dglink_test_driver_no_kernel_execution cl_khr_il_program pi_ext_spirv64_linking "
        "pi_ext_device_global_access",
        0, 0},
   };

@@ -40,6 +40,18 @@ TEST(DeviceGlobalSymbol, FromTheSymbolSetFlatMetadataOrTheIdItself) {
   EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "plain"), "plain");
 }
 
+// UR's "<id>@global_id_mapping" (as UR's CUDA and HIP adapters resolve a unique id) wins
+// over dglink's own symbol set.
+TEST(DeviceGlobalSymbol, UrGlobalIdMappingFirst) {
+  ImageMetadata Metadata;
+  Metadata.GlobalIdMapping["_Z7dev_var"] = "dev_var";
+  Metadata.GlobalIdMapping["uid::counter"] = "mapped_counter";
+  Metadata.RawSets[dglink::DeviceGlobalSymbolsSet]["uid::counter"] = stringValue("counter");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "_Z7dev_var"), "dev_var");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "uid::counter"), "mapped_counter");
+  EXPECT_EQ(dglink::deviceGlobalSymbol(Metadata, "dev_var"), "dev_var");
+}
+
 TEST(CheckDeclaredDeviceGlobal, OnlyNamesTheImageListsWhereItListsAny) {
   const ImageMetadata Declaring = declaring("dg_a", 4, HostAccess::ReadWrite);
   int Program = 0;
@@ -64,6 +76,21 @@ TEST(ApplyDeclaredDeviceGlobal, SmallerSizeAndDeclaredAccess) {
   dglink::applyDeclaredDeviceGlobal(ImageMetadata{}, "dg", 12, Size, Access);
   EXPECT_EQ(Size, 12u);
   EXPECT_EQ(Access, HostAccess::ReadWrite);
+}
+
+// Without device_image_scope an 8-byte instance with another declared size is a usmptr:
+// the image records the value's size (sizeof(T)), the copy is bound by the pointer.
+TEST(ApplyDeclaredDeviceGlobal, UsmptrIsBoundByItsPointer) {
+  size_t Size = 0;
+  HostAccess Access = HostAccess::None;
+  dglink::applyDeclaredDeviceGlobal(declaring("dg", 4, HostAccess::ReadWrite), "dg", 8, Size,
+                                    Access);
+  EXPECT_EQ(Size, 8u);
+  ImageMetadata Scoped = declaring("dg", 4, HostAccess::Read);
+  Scoped.DeviceGlobals["dg"].DeviceImageScope = true; // the value itself: the smaller size
+  dglink::applyDeclaredDeviceGlobal(Scoped, "dg", 8, Size, Access);
+  EXPECT_EQ(Size, 4u);
+  EXPECT_EQ(Access, HostAccess::Read);
 }
 
 TEST(CheckHostAccess, EachModeAndDirection) {

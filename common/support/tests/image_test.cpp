@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <initializer_list>
 #include <map>
@@ -206,6 +207,102 @@ TEST(ReadFlatMetadata, QualifiedNamesLandInTheirSets) {
   EXPECT_EQ(dglink::readFlatMetadata(2, nullptr, Metadata), PI_ERROR_INVALID_VALUE);
 }
 
+// ---- Unified Runtime's tagged program metadata (UR's CTS, DPC++'s native images) ----
+
+// A byte array as UR's CTS and DPC++ pass it: an 8-byte size prefix, then Payload.
+std::vector<uint8_t> prefixed(uint64_t Prefix, const std::string &Payload) {
+  std::vector<uint8_t> Bytes;
+  for (int I = 0; I < 8; ++I)
+    Bytes.push_back(static_cast<uint8_t>(Prefix >> (8 * I)));
+  Bytes.insert(Bytes.end(), Payload.begin(), Payload.end());
+  return Bytes;
+}
+
+std::string sizes(std::initializer_list<uint32_t> Values) {
+  std::string Bytes;
+  for (uint32_t Value : Values)
+    for (int I = 0; I < 4; ++I)
+      Bytes.push_back(static_cast<char>(Value >> (8 * I)));
+  return Bytes;
+}
+
+pi_result readOne(const std::string &Name, const std::vector<uint8_t> &Value,
+                  dglink::ImageMetadata &Metadata,
+                  pi_property_type Type = PI_PROPERTY_TYPE_BYTE_ARRAY) {
+  std::string KeptName = Name;
+  std::vector<uint8_t> KeptValue = Value;
+  _pi_device_binary_property_struct Property{KeptName.data(), KeptValue.data(), Type,
+                                             KeptValue.size()};
+  pi_device_binary_property List[] = {&Property};
+  return dglink::readFlatMetadata(1, List, Metadata);
+}
+
+TEST(ReadFlatMetadata, GlobalIdMappingWithUrCtsZeroPrefix) {
+  // UR's CTS: "_Z7dev_var@global_id_mapping" = 8 zero bytes + "dev_var".
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(readOne("_Z7dev_var@global_id_mapping", prefixed(0, "dev_var"), Metadata), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Metadata.GlobalIdMapping.at("_Z7dev_var"), "dev_var");
+  // DPC++ writes the size in bits; UR's adapters skip the prefix either way. A NUL ends
+  // the symbol, as cuModuleGetGlobal reads it.
+  dglink::ImageMetadata Dpcpp;
+  ASSERT_EQ(
+      readOne("uid::a@global_id_mapping", prefixed(8 * 8, std::string("a_sym\0xy", 8)), Dpcpp),
+      PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Dpcpp.GlobalIdMapping.at("uid::a"), "a_sym");
+}
+
+TEST(ReadFlatMetadata, RequiredGroupSizeOneToThreeDimensions) {
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(
+      readOne("_Z8myKernelPi@reqd_work_group_size", prefixed(96, sizes({8, 16, 32})), Metadata),
+      PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Metadata.RequiredGroupSizes.at("_Z8myKernelPi"), (std::array<uint32_t, 3>{8, 16, 32}));
+  ASSERT_EQ(readOne("k1@reqd_work_group_size", prefixed(0, sizes({4})), Metadata), PI_SUCCESS);
+  EXPECT_EQ(Metadata.RequiredGroupSizes.at("k1"), (std::array<uint32_t, 3>{4, 1, 1}));
+}
+
+TEST(ReadFlatMetadata, RejectsMalformedTaggedMetadata) {
+  dglink::ImageMetadata Metadata;
+  EXPECT_EQ(readOne("id@global_id_mapping", {0, 0, 0}, Metadata), PI_ERROR_INVALID_BINARY);
+  EXPECT_NE(dglink::lastErrorMessage().find("less than its 8-byte size prefix"), std::string::npos)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(readOne("id@global_id_mapping", prefixed(0, ""), Metadata), PI_ERROR_INVALID_BINARY);
+  EXPECT_NE(dglink::lastErrorMessage().find("symbol is empty"), std::string::npos)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(readOne("@global_id_mapping", prefixed(0, "x"), Metadata), PI_ERROR_INVALID_BINARY);
+  EXPECT_NE(dglink::lastErrorMessage().find("no unique id before the tag"), std::string::npos)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(readOne("id@global_id_mapping", {1, 0, 0, 0}, Metadata, PI_PROPERTY_TYPE_UINT32),
+            PI_ERROR_INVALID_BINARY);
+  EXPECT_NE(dglink::lastErrorMessage().find("expected a byte array"), std::string::npos)
+      << dglink::lastErrorMessage();
+  // UR answers UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE for anything but 1 to 3 sizes.
+  for (const std::string &Bad : {std::string(), sizes({1, 2, 3, 4}), std::string("abcde")}) {
+    EXPECT_EQ(readOne("k@reqd_work_group_size", prefixed(0, Bad), Metadata),
+              PI_ERROR_INVALID_WORK_GROUP_SIZE)
+        << Bad.size() << " bytes";
+    EXPECT_NE(dglink::lastErrorMessage().find("expected 1 to 3 32-bit sizes"), std::string::npos)
+        << dglink::lastErrorMessage();
+  }
+  EXPECT_TRUE(Metadata.GlobalIdMapping.empty());
+  EXPECT_TRUE(Metadata.RequiredGroupSizes.empty());
+}
+
+TEST(ReadImageMetadata, ProgramMetadataSetOfAnImageCarriesTheTags) {
+  ImageBuilder B;
+  B.addSet(PI_PROPERTY_SET_PROGRAM_METADATA,
+           {B.bytes("uid::v@global_id_mapping", prefixed(0, "v_symbol")),
+            B.bytes("kern@reqd_work_group_size", prefixed(64, sizes({2, 3})))});
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(dglink::readImageMetadata(B.finish(), Metadata), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Metadata.GlobalIdMapping.at("uid::v"), "v_symbol");
+  EXPECT_EQ(Metadata.RequiredGroupSizes.at("kern"), (std::array<uint32_t, 3>{2, 3, 1}));
+}
+
 // ---- images lowered for OpenCL (the DGLINK/ sets) ----
 
 std::vector<uint8_t> withHeader(const std::vector<uint8_t> &Payload) {
@@ -299,8 +396,8 @@ TEST(LoweredStorage, RejectsEveryInconsistency) {
   {
     ImageBuilder B;
     LoweredImage L;
-    L.TableSize = 8; // SYCL/device globals says 16
-    expectRejected(L.build(B), "size 8 but 'SYCL/device globals' says 16");
+    L.TableSize = 12; // SYCL/device globals says 16
+    expectRejected(L.build(B), "size 12 but 'SYCL/device globals' says 16");
   }
   {
     ImageBuilder B;
@@ -336,6 +433,19 @@ dglink::ImageMetadata loweredMetadata(std::map<std::string, std::pair<uint64_t, 
   for (const auto &[Id, Place] : Places)
     Metadata.Lowered->Variables[Id] = {Place.first, Place.second, {}};
   return Metadata;
+}
+
+// A variable without device_image_scope whose place is 8 bytes holds a pointer to its
+// value (usmptr): SYCL/device globals records the value's 16 bytes, as DPC++ does.
+TEST(LoweredStorage, UsmptrPlaceIsThePointer) {
+  ImageBuilder B;
+  LoweredImage L;
+  L.TableSize = 8;
+  dglink::ImageMetadata Metadata;
+  ASSERT_EQ(dglink::readImageMetadata(L.build(B), Metadata), PI_SUCCESS)
+      << dglink::lastErrorMessage();
+  EXPECT_EQ(Metadata.DeviceGlobals.at("table").Size, 16u);
+  EXPECT_EQ(Metadata.Lowered->Variables.at("table").Size, 8u);
 }
 
 TEST(LoweredStorage, LinkMergesOneLayout) {

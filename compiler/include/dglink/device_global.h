@@ -27,19 +27,24 @@
 //  - a variable WITHOUT device_image_scope holds only a pointer to its value (usmptr);
 //    the runtime allocates one zero-filled USM buffer per device and writes its address
 //    into the usmptr of every program that contains the variable, so that every
-//    program on a device shares one value. Its device instance is 8 bytes; the size of
-//    the value is what the host registers (Runtime::addDeviceGlobal).
+//    program on a device shares one value. Its device instance is 8 bytes; the image
+//    records the size of the value (sizeof(Type), or sizeof(Type) * Count for an array,
+//    as DPC++'s sycl-device-global-size does), which is what the host registers
+//    (Runtime::addDeviceGlobal). The macro passes that size as the annotation's argument.
 //  - a variable WITH device_image_scope holds the value itself, one per program.
 //
 //   DGLINK_SHARED_DEVICE_GLOBAL(int, counter, "counter_uid");
 //   DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(int, limit, "limit_uid");
 //   kernel void k(void) { DGLINK_SHARED(counter) += DGLINK_IMAGE_SCOPE(limit); }
-// Element I of a shared array: DGLINK_SHARED_ELEMENT(table, I); of an image-scope one
+// Element I of a shared array (DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(int, 16, table,
+// "table_uid")): DGLINK_SHARED_ELEMENT(table, I); of an image-scope one
 // (DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL_ARRAY(int, 16, table, "table_uid")):
 // DGLINK_IMAGE_SCOPE(table)[I].
+#define DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(Type, Count, Name, UniqueId)                            \
+  __attribute__((annotate("dglink_device_global:" UniqueId ":0:read_write",                       \
+                          sizeof(Type) * (Count)))) global struct { global Type *usmptr; } Name
 #define DGLINK_SHARED_DEVICE_GLOBAL(Type, Name, UniqueId)                                         \
-  DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 0, read_write)                                         \
-  global struct { global Type *usmptr; } Name
+  DGLINK_SHARED_DEVICE_GLOBAL_ARRAY(Type, 1, Name, UniqueId)
 #define DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL(Type, Name, UniqueId)                                    \
   DGLINK_DEVICE_GLOBAL_PROPERTIES(UniqueId, 1, read_write) global struct { Type val; } Name
 #define DGLINK_IMAGE_SCOPE_DEVICE_GLOBAL_ARRAY(Type, Count, Name, UniqueId)                       \

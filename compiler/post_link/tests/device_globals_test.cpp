@@ -98,6 +98,47 @@ TEST(DeviceGlobals, MalformedAnnotationIsAnError) {
       std::string::npos);
 }
 
+// DGLINK_SHARED_DEVICE_GLOBAL: the image records the value's size (sizeof(T), as DPC++'s
+// sycl-device-global-size), the device instance stays the 8-byte pointer.
+TEST(DeviceGlobals, UsmptrRecordsTheValueSize) {
+  llvm::LLVMContext Context;
+  auto M = parse(Context, test::usmptrModule("12"));
+  ASSERT_TRUE(M);
+  ASSERT_FALSE(bool(normalizeDeviceGlobalAnnotations(*M)));
+  EXPECT_EQ(M->getNamedGlobal("shared")->getAttribute("sycl-device-global-size").getValueAsString(),
+            "12");
+  EXPECT_EQ(M->getNamedGlobal(".args"), nullptr);
+  llvm::Expected<std::vector<DeviceGlobal>> Globals = findDeviceGlobals(*M);
+  ASSERT_TRUE(bool(Globals)) << errorText(Globals.takeError());
+  ASSERT_EQ(Globals->size(), 1u);
+  EXPECT_EQ((*Globals)[0].Info.Size, 12u);
+  EXPECT_EQ((*Globals)[0].InstanceSize, 8u);
+  EXPECT_FALSE((*Globals)[0].Info.DeviceImageScope);
+}
+
+// Without the argument the size is the type's; a value size is refused where the
+// variable is no usmptr (image scope, or not one pointer).
+TEST(DeviceGlobals, ValueSizeOnlyForAUsmptr) {
+  llvm::LLVMContext Context;
+  auto Plain = parse(Context, test::usmptrModule(""));
+  ASSERT_TRUE(Plain);
+  ASSERT_FALSE(bool(normalizeDeviceGlobalAnnotations(*Plain)));
+  EXPECT_EQ(
+      Plain->getNamedGlobal("shared")->getAttribute("sycl-device-global-size").getValueAsString(),
+      "8");
+  auto Scoped = parse(Context, test::usmptrModule("12", "1"));
+  ASSERT_TRUE(Scoped);
+  EXPECT_EQ(errorText(normalizeDeviceGlobalAnnotations(*Scoped)),
+            "variable 'shared': a value size (12 bytes) belongs to a device global without "
+            "device_image_scope whose instance is one pointer (usmptr, "
+            "DGLINK_SHARED_DEVICE_GLOBAL)");
+  auto Zero = parse(Context, test::usmptrModule("0"));
+  ASSERT_TRUE(Zero);
+  EXPECT_EQ(errorText(normalizeDeviceGlobalAnnotations(*Zero)),
+            "variable 'shared': a device global annotation takes one argument, the size of the "
+            "value (1 to 2^32-1 bytes)");
+}
+
 TEST(DeviceGlobals, OtherAnnotationsStay) {
   llvm::LLVMContext Context;
   auto M = parse(Context, annotatedModule("something else"));

@@ -73,4 +73,31 @@ define spir_kernel void @bump() {{
                                                Length, Annotation);
 }
 
+// A usmptr as DGLINK_SHARED_DEVICE_GLOBAL(float, shared, "shared_uid") makes it: a struct
+// holding one pointer, annotated with the value's size (ValueSize, "" for none) as the
+// annotation's argument.
+inline std::string usmptrModule(const std::string &ValueSize, const std::string &Scope = "0") {
+  const std::string Annotation = "dglink_device_global:shared_uid:" + Scope + ":read_write";
+  const std::string Arguments =
+      ValueSize.empty() ? "i8* null" : "i8* bitcast ({ i64 }* @.args to i8*)";
+  return std::string(SpirHeader) + fmt::format(R"(
+%struct.anon = type {{ float addrspace(1)* }}
+@shared = addrspace(1) global %struct.anon zeroinitializer, align 8
+@.str = private unnamed_addr constant [{0} x i8] c"{1}\00", section "llvm.metadata"
+@.str.1 = private unnamed_addr constant [5 x i8] c"a.cl\00", section "llvm.metadata"
+@.args = private unnamed_addr constant {{ i64 }} {{ i64 {2} }}, section "llvm.metadata"
+@llvm.global.annotations = appending global [1 x {{ i8*, i8*, i8*, i32, i8* }}] [{{ i8*, i8*, i8*, i32, i8* }} {{ i8* addrspacecast (i8 addrspace(1)* bitcast (%struct.anon addrspace(1)* @shared to i8 addrspace(1)*) to i8*), i8* getelementptr inbounds ([{0} x i8], [{0} x i8]* @.str, i32 0, i32 0), i8* getelementptr inbounds ([5 x i8], [5 x i8]* @.str.1, i32 0, i32 0), i32 2, {3} }}], section "llvm.metadata"
+
+define spir_kernel void @bump() {{
+  %p = load float addrspace(1)*, float addrspace(1)* addrspace(1)* getelementptr inbounds (%struct.anon, %struct.anon addrspace(1)* @shared, i64 0, i32 0), align 8
+  %v = load float, float addrspace(1)* %p, align 4
+  %w = fadd float %v, 1.0
+  store float %w, float addrspace(1)* %p, align 4
+  ret void
+}}
+)",
+                                               Annotation.size() + 1, Annotation,
+                                               ValueSize.empty() ? "0" : ValueSize, Arguments);
+}
+
 } // namespace dglink::shim::test

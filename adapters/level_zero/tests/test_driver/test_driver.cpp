@@ -93,6 +93,7 @@ struct _ze_kernel_handle_t {
   const SpirvKernel *Kernel = nullptr;
   std::vector<bool> ArgumentSet;
   uint32_t GroupSize[3] = {1, 1, 1};
+  ze_kernel_indirect_access_flags_t IndirectAccess = 0;
 };
 
 namespace {
@@ -1041,6 +1042,26 @@ ze_result_t ZE_APICALL kernelSetArgumentValue(ze_kernel_handle_t Kernel, uint32_
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t ZE_APICALL kernelSetIndirectAccess(ze_kernel_handle_t Kernel,
+                                               ze_kernel_indirect_access_flags_t Flags) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if ((Flags & ~ze_kernel_indirect_access_flags_t{0x7}) != 0)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  Kernel->IndirectAccess = Flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL kernelGetIndirectAccess(ze_kernel_handle_t Kernel,
+                                               ze_kernel_indirect_access_flags_t *Flags) {
+  if (Kernel == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Flags == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Flags = Kernel->IndirectAccess;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL kernelGetProperties(ze_kernel_handle_t Kernel,
                                            ze_kernel_properties_t *Properties) {
   if (Kernel == nullptr)
@@ -1168,6 +1189,8 @@ DGLINK_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t, {
   Table->pfnSetGroupSize = kernelSetGroupSize;
   Table->pfnSuggestGroupSize = kernelSuggestGroupSize;
   Table->pfnSetArgumentValue = kernelSetArgumentValue;
+  Table->pfnSetIndirectAccess = kernelSetIndirectAccess;
+  Table->pfnGetIndirectAccess = kernelGetIndirectAccess;
   Table->pfnGetProperties = kernelGetProperties;
   Table->pfnGetName = kernelGetName;
 })

@@ -26,7 +26,11 @@ constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
 
 struct DeviceGlobal {
   std::string Symbol;
-  DeviceGlobalInfo Info;
+  DeviceGlobalInfo Info; // Info.Size: sycl-device-global-size, the value's size (sizeof(T))
+  // Bytes of the variable in the module: Info.Size, except for a variable without
+  // device_image_scope that holds a pointer to its value (usmptr), whose instance is the
+  // pointer.
+  uint64_t InstanceSize = 0;
 };
 
 // Turns the plain-clang convention (llvm.global.annotations entries made by
@@ -36,7 +40,8 @@ struct DeviceGlobal {
 llvm::Error normalizeDeviceGlobalAnnotations(llvm::Module &M);
 
 // The device globals M defines, recognised by sycl-device-global-size. A size that
-// disagrees with the variable's type is an error, so is an unknown host access.
+// disagrees with the variable's type is an error (except for a usmptr, whose size is the
+// value's), so is an unknown host access.
 llvm::Expected<std::vector<DeviceGlobal>> findDeviceGlobals(const llvm::Module &M);
 
 // Kernels: SPIR/PTX/AMDGPU kernel calling conventions or nvvm.annotations "kernel".

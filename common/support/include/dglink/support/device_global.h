@@ -22,8 +22,10 @@ namespace dglink {
 // (STRING values). Without an entry the unique id is the symbol name.
 inline constexpr const char *DeviceGlobalSymbolsSet = "SYCL/device global symbols";
 
-// The module symbol of the device global Name (its unique id), from the image's
-// symbol set or, for flat metadata, "<set>/<id>" in the program-metadata set.
+// The module symbol of the device global Name (its unique id): UR's
+// "<id>@global_id_mapping" program metadata where the image has it (as UR's CUDA and
+// HIP adapters resolve it), else the image's symbol set or, for flat metadata,
+// "<set>/<id>" in the program-metadata set; else Name itself.
 DGLINK_SUPPORT_API std::string deviceGlobalSymbol(const ImageMetadata &Metadata, const char *Name);
 
 // Where the image lists its device globals, a name it does not list is not one
@@ -35,7 +37,9 @@ DGLINK_SUPPORT_API pi_result checkDeclaredDeviceGlobal(const char *Function,
 
 // The bound and host access of a variable the driver found with ModuleBytes bytes:
 // the smaller of the declared and the real size, the declared access (read_write
-// where the image says nothing). A disagreement on the size is logged.
+// where the image says nothing). A disagreement on the size is logged, except for a
+// variable without device_image_scope whose instance is a pointer (usmptr: the declared
+// size is the value's), bound by its instance.
 DGLINK_SUPPORT_API void applyDeclaredDeviceGlobal(const ImageMetadata &Metadata, const char *Name,
                                                   size_t ModuleBytes, size_t &Size,
                                                   HostAccess &Access);

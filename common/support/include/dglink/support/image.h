@@ -6,6 +6,7 @@
 #include <dglink/pi.h>
 #include <dglink/support/api.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,6 +26,10 @@ DGLINK_SUPPORT_API ImageFormat detectFormat(const void *Data, size_t Size);
 // host_access of a device global (the values of DPC++'s sycl-host-access).
 enum class HostAccess : uint32_t { Read = 0, Write = 1, ReadWrite = 2, None = 3 };
 DGLINK_SUPPORT_API const char *hostAccessName(HostAccess Access);
+
+// The device instance of a device global without device_image_scope that holds a
+// pointer to its value (DPC++'s usmptr): its declared size is the value's, sizeof(T).
+inline constexpr uint64_t UsmptrBytes = 8;
 
 struct DeviceGlobalInfo {
   std::string UniqueId;
@@ -59,7 +64,17 @@ struct ImageMetadata {
   // Set for an image whose device globals were lowered into adapter-owned storage: each
   // of its kernels takes a pointer to the storage as its last argument.
   std::optional<LoweredStorage> Lowered;
+  // Unified Runtime's program metadata ("SYCL/program metadata" properties, as DPC++ and
+  // UR's CTS pass them): "<unique id>@global_id_mapping" gives the module symbol of a
+  // device global, "<kernel>@reqd_work_group_size" the group size a kernel requires
+  // (missing dimensions 1; 0: no requirement in that dimension, as UR's CUDA adapter).
+  std::map<std::string, std::string> GlobalIdMapping;
+  std::map<std::string, std::array<uint32_t, 3>> RequiredGroupSizes;
 };
+
+// The tags of that metadata (UR's source/ur/ur.hpp): a property named "<prefix><tag>".
+inline constexpr const char *GlobalIdMappingTag = "@global_id_mapping";
+inline constexpr const char *RequiredGroupSizeTag = "@reqd_work_group_size";
 
 // Adapters whose devices find device globals by name (CUDA, HIP, Level Zero) refuse an
 // image lowered for OpenCL: its kernels expect a storage argument no launch would pass.

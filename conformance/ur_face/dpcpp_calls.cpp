@@ -1,0 +1,508 @@
+// The Unified Runtime calls DPC++'s runtime makes that PI has no words for, through the
+// real UR loader (dglink_conformance_ur only): urDeviceSelectBinary in UR's target
+// names, urKernelSetExecInfo after every urKernelCreate, and the program metadata UR's
+// CUDA and HIP adapters read ("<id>@global_id_mapping", "<kernel>@reqd_work_group_size":
+// an 8-byte size prefix, zero in UR's CTS, then the value). Through the bridge a pi_*
+// handle is the UR handle. Calls with null or undefined arguments check the code only:
+// with the loader's validation layer on, the layer answers them and the adapter leaves
+// no message.
+#include "fixtures.h"
+#include "image_metadata.h"
+
+#include <unified-runtime/ur_api.h>
+#include <unified-runtime/ur_ddi.h>
+
+#ifdef DGLINK_NATIVE_LEVEL_ZERO
+#include <dlfcn.h>
+#include <level_zero/ze_api.h>
+#endif
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace dglink::conformance {
+namespace {
+
+ur_device_handle_t asUr(pi_device Device) { return reinterpret_cast<ur_device_handle_t>(Device); }
+ur_context_handle_t asUr(pi_context Context) {
+  return reinterpret_cast<ur_context_handle_t>(Context);
+}
+ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue_handle_t>(Queue); }
+ur_kernel_handle_t asUr(pi_kernel Kernel) { return reinterpret_cast<ur_kernel_handle_t>(Kernel); }
+
+// The message the device's UR adapter gave last on this thread.
+std::string urLastError(pi_platform Platform) {
+  ur_adapter_handle_t Adapter = nullptr;
+  // The adapter handle (a pointer) is what the query writes.
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+  if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
+                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
+    return "(no adapter)";
+  const char *Message = nullptr;
+  int32_t Code = 0;
+  if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
+    return "";
+  return Message;
+}
+
+// An 8-byte size prefix (as UR's CTS and DPC++ pass program metadata), then Payload.
+std::vector<uint8_t> prefixed(uint64_t Prefix, const void *Payload, size_t Size) {
+  std::vector<uint8_t> Bytes(8 + Size);
+  std::memcpy(Bytes.data(), &Prefix, 8);
+  if (Size != 0)
+    std::memcpy(Bytes.data() + 8, Payload, Size);
+  return Bytes;
+}
+
+// A UR program and its kernels, released at the end of a scenario (the validation
+// layer's leak checker counts them).
+struct UrProgram {
+  ur_program_handle_t Program = nullptr;
+  std::vector<ur_kernel_handle_t> Kernels;
+  std::vector<ur_mem_handle_t> Buffers;
+  UrProgram() = default;
+  UrProgram(const UrProgram &) = delete;
+  UrProgram &operator=(const UrProgram &) = delete;
+  ~UrProgram() {
+    for (ur_mem_handle_t Buffer : Buffers)
+      urMemRelease(Buffer);
+    for (ur_kernel_handle_t Kernel : Kernels)
+      urKernelRelease(Kernel);
+    if (Program != nullptr)
+      urProgramRelease(Program);
+  }
+  ur_kernel_handle_t kernel(const char *Name) {
+    ur_kernel_handle_t Kernel = nullptr;
+    EXPECT_EQ(urKernelCreate(Program, Name, &Kernel), UR_RESULT_SUCCESS) << Name;
+    if (Kernel != nullptr)
+      Kernels.push_back(Kernel);
+    return Kernel;
+  }
+};
+
+// ---- urDeviceSelectBinary: UR's target names ----
+
+class UrSelectBinary : public DeviceTest {
+protected:
+  // The index urDeviceSelectBinary picks among Targets, or -1 where it answers
+  // UR_RESULT_ERROR_INVALID_BINARY.
+  int select(const std::vector<const char *> &Targets) {
+    std::vector<ur_device_binary_t> Binaries;
+    Binaries.reserve(Targets.size());
+    for (const char *Target : Targets)
+      Binaries.push_back({UR_STRUCTURE_TYPE_DEVICE_BINARY, nullptr, Target});
+    uint32_t Selected = UINT32_MAX;
+    const ur_result_t Result = urDeviceSelectBinary(
+        asUr(Device), Binaries.data(), static_cast<uint32_t>(Binaries.size()), &Selected);
+    if (Result == UR_RESULT_ERROR_INVALID_BINARY) {
+      const std::string Message = urLastError(Platform);
+      EXPECT_NE(Message.find("spir64 = SPIR-V"), std::string::npos) << Message;
+      return -1;
+    }
+    EXPECT_EQ(Result, UR_RESULT_SUCCESS);
+    return Result == UR_RESULT_SUCCESS ? static_cast<int>(Selected) : -2;
+  }
+  bool takes(const char *Format) {
+    const std::vector<std::string> Formats = imageFormats();
+    return std::find(Formats.begin(), Formats.end(), Format) != Formats.end();
+  }
+};
+
+// In UR "spir64" (UR_DEVICE_BINARY_TARGET_SPIRV64) is a SPIR-V module: chosen exactly
+// where the device takes SPIR-V (dglink's "spirv64"), never for dglink's "spir64" (SPIR
+// 1.2 bitcode, which UR has no name for); dglink's own word is not UR's.
+TEST_P(UrSelectBinary, Spir64IsSpirV) {
+  EXPECT_EQ(select({UR_DEVICE_BINARY_TARGET_SPIRV64}), takes("spirv64") ? 0 : -1)
+      << "image formats: " << deviceString(PI_EXT_DEVICE_INFO_IMAGE_FORMATS);
+  EXPECT_EQ(select({"spirv64"}), -1);
+  EXPECT_EQ(select({UR_DEVICE_BINARY_TARGET_SPIRV32, UR_DEVICE_BINARY_TARGET_SPIRV64_GEN,
+                    UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64, UR_DEVICE_BINARY_TARGET_SPIRV64_FPGA,
+                    UR_DEVICE_BINARY_TARGET_NATIVE_CPU, UR_DEVICE_BINARY_TARGET_UNKNOWN}),
+            -1);
+}
+
+// A native image (PTX for nvptx64, a code object for amdgcn) before SPIR-V, as UR's
+// adapters prefer AOT images; the list of UR's CTS (urDeviceSelectBinaryTest).
+TEST_P(UrSelectBinary, NativeBeforeSpirVInUrCtsList) {
+  const std::vector<const char *> CtsList = {
+      UR_DEVICE_BINARY_TARGET_UNKNOWN,     UR_DEVICE_BINARY_TARGET_SPIRV32,
+      UR_DEVICE_BINARY_TARGET_SPIRV64,     UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64,
+      UR_DEVICE_BINARY_TARGET_SPIRV64_GEN, UR_DEVICE_BINARY_TARGET_SPIRV64_FPGA,
+      UR_DEVICE_BINARY_TARGET_NVPTX64,     UR_DEVICE_BINARY_TARGET_AMDGCN};
+  int Expected = -1;
+  if (takes("nvptx64"))
+    Expected = 6;
+  else if (takes("amdgcn"))
+    Expected = 7;
+  else if (takes("spirv64"))
+    Expected = 2;
+  EXPECT_EQ(select(CtsList), Expected)
+      << "image formats: " << deviceString(PI_EXT_DEVICE_INFO_IMAGE_FORMATS);
+  EXPECT_EQ(select({UR_DEVICE_BINARY_TARGET_AMDGCN, UR_DEVICE_BINARY_TARGET_NVPTX64}),
+            takes("amdgcn") ? 0 : (takes("nvptx64") ? 1 : -1));
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrSelectBinary);
+
+// ---- urKernelSetExecInfo ----
+
+class UrKernelSetExecInfo : public BuiltProgramTest {};
+
+// What DPC++ calls after every urKernelCreate, and every other value UR defines: each is
+// honoured (docs/ur.md); sizes and values UR does not define are refused. The kernel still
+// runs afterwards.
+TEST_P(UrKernelSetExecInfo, EveryValueAsDpcppCallsIt) {
+  ProgramHandle Program;
+  ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
+  KernelHandle Kernel;
+  ASSERT_NO_FATAL_FAILURE(createKernel(Program.get(), "fill_pattern", Kernel));
+  const ur_kernel_handle_t K = asUr(Kernel.get());
+
+  const ur_bool_t True = true;
+  EXPECT_EQ(
+      urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(True), nullptr, &True),
+      UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  const ur_bool_t False = false;
+  EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(False), nullptr,
+                                &False),
+            UR_RESULT_SUCCESS);
+  for (const ur_kernel_cache_config_t Config :
+       {UR_KERNEL_CACHE_CONFIG_DEFAULT, UR_KERNEL_CACHE_CONFIG_LARGE_SLM,
+        UR_KERNEL_CACHE_CONFIG_LARGE_DATA}) {
+    EXPECT_EQ(
+        urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_CACHE_CONFIG, sizeof(Config), nullptr, &Config),
+        UR_RESULT_SUCCESS)
+        << Config;
+  }
+
+  void *Usm = nullptr;
+  if (usmMechanism() != PI_USM_MECHANISM_NONE) {
+    ASSERT_EQ(urUSMDeviceAlloc(asUr(Context.get()), asUr(Device), nullptr, nullptr, 64, &Usm),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    void *Pointers[] = {Usm};
+    EXPECT_EQ(
+        urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_PTRS, sizeof(Pointers), nullptr, Pointers),
+        UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+  }
+
+  // Bad sizes and values: UR_RESULT_ERROR_INVALID_SIZE / _INVALID_ENUMERATION, with the
+  // adapter's message.
+  const uint32_t Wide = 1;
+  EXPECT_EQ(
+      urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(Wide), nullptr, &Wide),
+      UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_NE(
+      urLastError(Platform).find("urKernelSetExecInfo: 'propSize' is 4, a ur_bool_t has 1 bytes"),
+      std::string::npos)
+      << urLastError(Platform);
+  const char Five[5] = {};
+  EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_PTRS, sizeof(Five), nullptr, Five),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_NE(urLastError(Platform).find("not a whole number of 8-byte pointers"), std::string::npos)
+      << urLastError(Platform);
+  const uint32_t NoSuchConfig = 3;
+  EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_CACHE_CONFIG, sizeof(NoSuchConfig), nullptr,
+                                &NoSuchConfig),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_NE(urLastError(Platform).find("cache configuration 0x3 is not defined"), std::string::npos)
+      << urLastError(Platform);
+  // What UR's CTS and validation layer check (the layer may answer these itself).
+  EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_FORCE_UINT32, sizeof(True), nullptr, &True),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(urKernelSetExecInfo(K, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(True), nullptr,
+                                nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  // A null kernel: the loader routes by the handle's first field, so ask the adapter's
+  // table (the kernel's first field) directly.
+  const auto *Table = *reinterpret_cast<ur_dditable_t *const *>(K);
+  EXPECT_EQ(Table->Kernel.pfnSetExecInfo(nullptr, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS,
+                                         sizeof(True), nullptr, &True),
+            UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+  EXPECT_NE(urLastError(Platform).find("'hKernel'"), std::string::npos) << urLastError(Platform);
+
+#ifdef DGLINK_NATIVE_LEVEL_ZERO
+  // Level Zero: the adapter allowed indirect access of every USM kind on the kernel.
+  if (deviceString(PI_EXT_DEVICE_INFO_BACKEND_NAME) == "level_zero") {
+    void *Loader = dlopen("libze_loader.so.1", RTLD_NOW | RTLD_GLOBAL);
+    ASSERT_NE(Loader, nullptr) << "libze_loader.so.1 cannot be opened";
+    const auto GetIndirectAccess = reinterpret_cast<decltype(&zeKernelGetIndirectAccess)>(
+        dlsym(Loader, "zeKernelGetIndirectAccess"));
+    ASSERT_NE(GetIndirectAccess, nullptr);
+    ur_native_handle_t Native = 0;
+    ASSERT_EQ(urKernelGetNativeHandle(K, &Native), UR_RESULT_SUCCESS);
+    ze_kernel_indirect_access_flags_t Flags = 0;
+    ASSERT_EQ(GetIndirectAccess(reinterpret_cast<ze_kernel_handle_t>(Native), &Flags),
+              ZE_RESULT_SUCCESS);
+    EXPECT_EQ(Flags, ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                         ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+  }
+#endif
+
+  if (executesKernels()) {
+    std::vector<int32_t> Values;
+    ASSERT_NO_FATAL_FAILURE(runOnBuffer(Kernel.get(), 16, Values));
+    EXPECT_EVERY_ELEMENT(Values, [](size_t I) { return static_cast<int32_t>(I) * 3 + 1; });
+  }
+  if (Usm != nullptr) {
+    EXPECT_EQ(urUSMFree(asUr(Context.get()), Usm), UR_RESULT_SUCCESS);
+  }
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrKernelSetExecInfo);
+
+// ---- program metadata of UR's CUDA and HIP adapters ----
+
+class UrProgramMetadata : public BuiltProgramTest {
+protected:
+  // A program from the embedded image Name in this device's Format, made as DPC++ makes an
+  // AOT program: urProgramCreateWithBinary with the image's metadata (dglink's own, unless
+  // Bare) and Extra, then urProgramBuild.
+  ur_result_t create(const std::string &Name, const ur_image::Metadata &Extra, bool Bare,
+                     UrProgram &Out) {
+    const EmbeddedImage *Image = findImage(Name, Format);
+    EXPECT_NE(Image, nullptr) << Name << " in " << Format;
+    if (Image == nullptr)
+      return UR_RESULT_ERROR_INVALID_BINARY;
+    ur_image::Metadata List;
+    if (!Bare)
+      List = ur_image::fromImage(*Image->Binary);
+    for (const ur_program_metadata_t &Entry : Extra.Entries)
+      List.Entries.push_back(Entry);
+    const ur_program_properties_t Properties = List.properties();
+    size_t Length = Image->Binary->BinaryEnd - Image->Binary->BinaryStart;
+    const uint8_t *Binary = Image->Binary->BinaryStart;
+    ur_device_handle_t UrDevice = asUr(Device);
+    const ur_result_t Created = urProgramCreateWithBinary(
+        asUr(Context.get()), 1, &UrDevice, &Length, &Binary, &Properties, &Out.Program);
+    if (Created != UR_RESULT_SUCCESS)
+      return Created;
+    return urProgramBuild(asUr(Context.get()), Out.Program, nullptr);
+  }
+
+  // One UR byte-array metadata entry; Extra owns the bytes.
+  static void addBytes(ur_image::Metadata &Extra, std::vector<std::vector<uint8_t>> &Owned,
+                       const std::string &Name, std::vector<uint8_t> Bytes) {
+    Owned.push_back(std::move(Bytes));
+    _pi_device_binary_property_struct Property{nullptr, Owned.back().data(),
+                                               PI_PROPERTY_TYPE_BYTE_ARRAY, Owned.back().size()};
+    Extra.add(Name, Property);
+  }
+
+  // A launch of Kernel over Global work-items with Buffer as argument 0.
+  ur_result_t launch(ur_kernel_handle_t Kernel, ur_mem_handle_t Buffer, size_t Global,
+                     const size_t *Local) {
+    ur_exp_kernel_arg_properties_t Argument{};
+    Argument.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+    Argument.type = UR_EXP_KERNEL_ARG_TYPE_MEM_OBJ;
+    Argument.index = 0;
+    Argument.size = sizeof(ur_mem_handle_t);
+    Argument.value.memObjTuple = {Buffer, UR_MEM_FLAG_READ_WRITE};
+    return urEnqueueKernelLaunchWithArgsExp(asUr(Queue.get()), Kernel, 1, nullptr, &Global, Local,
+                                            1, &Argument, nullptr, 0, nullptr, nullptr);
+  }
+
+  ur_mem_handle_t buffer(UrProgram &Owner, size_t Bytes) {
+    ur_mem_handle_t Buffer = nullptr;
+    EXPECT_EQ(
+        urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_READ_WRITE, Bytes, nullptr, &Buffer),
+        UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    if (Buffer != nullptr)
+      Owner.Buffers.push_back(Buffer);
+    return Buffer;
+  }
+};
+
+// "<kernel>@reqd_work_group_size" (UR's CUDA adapter test's shape: the size in bits, then
+// 1 to 3 sizes): the kernel's COMPILE_WORK_GROUP_SIZE; a launch without a local size runs
+// with it; one with another local size is refused with UR's code.
+TEST_P(UrProgramMetadata, RequiredWorkGroupSize) {
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  const uint32_t Required[] = {4};
+  addBytes(Extra, Owned, "fill_pattern@reqd_work_group_size",
+           prefixed(sizeof(Required) * 8, Required, sizeof(Required)));
+  UrProgram Program;
+  ASSERT_EQ(create("pattern", Extra, false, Program), UR_RESULT_SUCCESS) << urLastError(Platform);
+  const ur_kernel_handle_t Fill = Program.kernel("fill_pattern");
+  const ur_kernel_handle_t Increment = Program.kernel("increment");
+  ASSERT_NE(Fill, nullptr);
+  ASSERT_NE(Increment, nullptr);
+
+  size_t Sizes[3] = {9, 9, 9};
+  ASSERT_EQ(urKernelGetGroupInfo(Fill, asUr(Device), UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE,
+                                 sizeof(Sizes), Sizes, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(std::vector<size_t>(Sizes, Sizes + 3), (std::vector<size_t>{4, 1, 1}));
+  ASSERT_EQ(urKernelGetGroupInfo(Increment, asUr(Device),
+                                 UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE, sizeof(Sizes), Sizes,
+                                 nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(std::vector<size_t>(Sizes, Sizes + 3), (std::vector<size_t>{0, 0, 0}));
+
+  const ur_mem_handle_t Buffer = buffer(Program, 8 * sizeof(int32_t));
+  ASSERT_NE(Buffer, nullptr);
+  const size_t Other = 2;
+  EXPECT_EQ(launch(Fill, Buffer, 8, &Other), UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
+  EXPECT_NE(
+      urLastError(Platform).find("local size 2 in dimension 0, but kernel 'fill_pattern' requires "
+                                 "reqd_work_group_size (4, 1, 1)"),
+      std::string::npos)
+      << urLastError(Platform);
+  // Without a local size the launch takes the kernel's: 4 does not divide 6.
+  EXPECT_EQ(launch(Fill, Buffer, 6, nullptr), UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
+  EXPECT_NE(urLastError(Platform).find(
+                "local size 4 (the kernel's reqd_work_group_size) does not divide global size 6"),
+            std::string::npos)
+      << urLastError(Platform);
+
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  const size_t Four = 4;
+  for (const size_t *Local : {static_cast<const size_t *>(nullptr), &Four}) {
+    std::vector<int32_t> Values(8, -1);
+    ASSERT_EQ(urEnqueueMemBufferWrite(asUr(Queue.get()), Buffer, true, 0,
+                                      Values.size() * sizeof(int32_t), Values.data(), 0, nullptr,
+                                      nullptr),
+              UR_RESULT_SUCCESS);
+    ASSERT_EQ(launch(Fill, Buffer, 8, Local), UR_RESULT_SUCCESS) << urLastError(Platform);
+    ASSERT_EQ(urEnqueueMemBufferRead(asUr(Queue.get()), Buffer, true, 0,
+                                     Values.size() * sizeof(int32_t), Values.data(), 0, nullptr,
+                                     nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EVERY_ELEMENT(Values, [](size_t I) { return static_cast<int32_t>(I) * 3 + 1; });
+  }
+}
+
+// Sizes UR's adapters refuse: anything but 1 to 3 32-bit values after the prefix is
+// UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE at program creation.
+TEST_P(UrProgramMetadata, RequiredWorkGroupSizeOfFourDimensionsIsRefused) {
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  const uint32_t FourSizes[] = {4, 1, 1, 1};
+  addBytes(Extra, Owned, "fill_pattern@reqd_work_group_size",
+           prefixed(0, FourSizes, sizeof(FourSizes)));
+  UrProgram Program;
+  EXPECT_EQ(create("pattern", Extra, false, Program), UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
+  EXPECT_EQ(Program.Program, nullptr);
+  EXPECT_NE(urLastError(Platform).find("16 bytes after the size prefix, expected 1 to 3 32-bit "
+                                       "sizes"),
+            std::string::npos)
+      << urLastError(Platform);
+}
+
+// Metadata DPC++ passes that dglink does not act on (a 64-bit value, HIP's
+// "Requires finalization") is taken, and the program builds.
+TEST_P(UrProgramMetadata, OtherUrMetadataIsTaken) {
+  ur_image::Metadata Extra;
+  Extra.addUint32("Requires finalization", 0);
+  ur_program_metadata_t Linear{};
+  Linear.pName = const_cast<char *>("fill_pattern@max_linear_work_group_size");
+  Linear.type = UR_PROGRAM_METADATA_TYPE_UINT64;
+  Linear.size = sizeof(uint64_t);
+  Linear.value.data64 = 256;
+  Extra.Entries.push_back(Linear);
+  UrProgram Program;
+  ASSERT_EQ(create("pattern", Extra, false, Program), UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_NE(Program.kernel("fill_pattern"), nullptr);
+}
+
+// "<id>@global_id_mapping" exactly as UR's CTS passes it (8 zero bytes, then the module
+// symbol) on a bare binary: the unique id reaches the symbol for the device-global copies,
+// the bytes round-trip, and the symbol itself names the same variable.
+TEST_P(UrProgramMetadata, GlobalIdMappingAsUrCtsPassesIt) {
+  if (deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
+    GTEST_SKIP() << "device globals on this device are not found by name in the module (the "
+                    "device-global mechanism is not native: lowered storage or none), so a "
+                    "module symbol has nothing to map to";
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  const char Symbol[] = "dg_counter";
+  addBytes(Extra, Owned, "_Z7dev_var@global_id_mapping", prefixed(0, Symbol, sizeof(Symbol) - 1));
+  UrProgram Program;
+  ASSERT_EQ(create("device_globals", Extra, true, Program), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  const ur_queue_handle_t Q = asUr(Queue.get());
+  const int32_t Written = 0x5151AB;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableWrite(Q, Program.Program, "_Z7dev_var", true,
+                                               sizeof(Written), 0, &Written, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  int32_t Read = 0;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Q, Program.Program, "_Z7dev_var", true, sizeof(Read),
+                                              0, &Read, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Read, Written);
+  int32_t BySymbol = 0;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Q, Program.Program, "dg_counter", true,
+                                              sizeof(BySymbol), 0, &BySymbol, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(BySymbol, Written);
+  size_t Size = 0;
+  void *Pointer = nullptr;
+  ASSERT_EQ(urProgramGetGlobalVariablePointer(asUr(Device), Program.Program, "_Z7dev_var", &Size,
+                                              &Pointer),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Size, sizeof(int32_t));
+  EXPECT_NE(Pointer, nullptr);
+
+  if (executesKernels()) {
+    const ur_kernel_handle_t ReadCounter = Program.kernel("dg_read_counter");
+    ASSERT_NE(ReadCounter, nullptr);
+    const ur_mem_handle_t Out = buffer(Program, sizeof(int32_t));
+    ASSERT_NE(Out, nullptr);
+    const size_t One = 1;
+    ASSERT_EQ(launch(ReadCounter, Out, 1, &One), UR_RESULT_SUCCESS) << urLastError(Platform);
+    int32_t Seen = 0;
+    ASSERT_EQ(urEnqueueMemBufferRead(Q, Out, true, 0, sizeof(Seen), &Seen, 0, nullptr, nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(Seen, Written);
+  }
+}
+
+// A mapping to a symbol the module lacks: the copy names the unique id and the symbol.
+TEST_P(UrProgramMetadata, GlobalIdMappingToAMissingSymbol) {
+  if (deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
+    GTEST_SKIP() << "device globals on this device are not found by name in the module";
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  const char Symbol[] = "no_such_symbol";
+  addBytes(Extra, Owned, "_Z3bad@global_id_mapping", prefixed(0, Symbol, sizeof(Symbol) - 1));
+  UrProgram Program;
+  ASSERT_EQ(create("device_globals", Extra, true, Program), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  const int32_t Value = 1;
+  EXPECT_EQ(urEnqueueDeviceGlobalVariableWrite(asUr(Queue.get()), Program.Program, "_Z3bad", true,
+                                               sizeof(Value), 0, &Value, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_VALUE);
+  EXPECT_NE(urLastError(Platform).find("device global '_Z3bad' (symbol 'no_such_symbol') is not in "
+                                       "program"),
+            std::string::npos)
+      << urLastError(Platform);
+}
+
+// A mapping shorter than its prefix is refused at creation on every device.
+TEST_P(UrProgramMetadata, GlobalIdMappingWithoutPrefixIsRefused) {
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  addBytes(Extra, Owned, "_Z7dev_var@global_id_mapping", {0, 0, 0, 0});
+  UrProgram Program;
+  EXPECT_EQ(create("pattern", Extra, false, Program), UR_RESULT_ERROR_INVALID_BINARY);
+  EXPECT_NE(urLastError(Platform).find("program metadata '_Z7dev_var@global_id_mapping': 4 bytes, "
+                                       "less than its 8-byte size prefix"),
+            std::string::npos)
+      << urLastError(Platform);
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrProgramMetadata);
+
+} // namespace
+} // namespace dglink::conformance
