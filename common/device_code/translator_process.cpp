@@ -10,11 +10,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace dglink::device_code {
@@ -22,6 +24,8 @@ namespace {
 
 // The child's descriptors once it has set itself up.
 constexpr int ChildChannel = 3;
+// How much more memory than the caller had the translator's process may take.
+constexpr unsigned long long MemoryHeadroom = 4ull << 30;
 
 bool writeAll(int Fd, const void *Data, size_t Size) {
   const auto *Bytes = static_cast<const char *>(Data);
@@ -77,7 +81,8 @@ bool readAll(int Fd, void *Data, size_t Size) {
 // and sockets are not held by it), its stdout and stderr go to the error pipe, faults end
 // it as the signal says (not in the caller's handlers: a crash reporter's, a sanitizer's,
 // libFuzzer's), exit() from the translator ends it at once with its status (the caller's
-// atexit handlers and static destructors do not run here), and it ends with the caller.
+// atexit handlers and static destructors do not run here), it ends with the caller, and
+// its memory is bounded.
 void becomeTranslator(int Channel, int Errors) {
   const int HighChannel = fcntl(Channel, F_DUPFD, 100);
   const int HighErrors = fcntl(Errors, F_DUPFD, 100);
@@ -89,6 +94,20 @@ void becomeTranslator(int Channel, int Errors) {
     signal(Signal, SIG_DFL);
   on_exit([](int Status, void *) { _exit(Status == 0 ? 1 : Status); }, nullptr);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Memory: what the caller had plus MemoryHeadroom (a module whose words ask for more,
+  // an array of 2^32 elements say, makes the translator fail there, not the host swap).
+  if (FILE *Status = std::fopen("/proc/self/status", "r")) {
+    char Line[256];
+    unsigned long long DataKiB = 0;
+    while (std::fgets(Line, sizeof(Line), Status) != nullptr)
+      if (std::sscanf(Line, "VmData: %llu kB", &DataKiB) == 1)
+        break;
+    std::fclose(Status);
+    if (DataKiB != 0) {
+      const rlimit Limit{DataKiB * 1024 + MemoryHeadroom, DataKiB * 1024 + MemoryHeadroom};
+      setrlimit(RLIMIT_DATA, &Limit);
+    }
+  }
 }
 
 } // namespace

@@ -48,6 +48,9 @@ add_custom_target(dglink_spirv_intake_fuzzer ALL DEPENDS ${SpirvFuzzer} dglink_d
 # A bounded run: the corpus is read, not written (new inputs go to a scratch folder).
 set(SpirvFuzzScratch ${CMAKE_CURRENT_BINARY_DIR}/fuzz_corpus_new)
 file(MAKE_DIRECTORY ${SpirvFuzzScratch})
+# libFuzzer's own malloc limit would act in the translator's process before the
+# translator's memory bound does (translator_process.cpp): it is set above that.
 add_test(NAME device_code_spirv_fuzz
-         COMMAND ${SpirvFuzzer} -runs=50000 -max_total_time=60 -max_len=16384 ${SpirvFuzzScratch}
+         COMMAND ${SpirvFuzzer} -runs=50000 -max_total_time=60 -max_len=16384
+                 -malloc_limit_mb=8192 ${SpirvFuzzScratch}
                  ${SpirvFuzzDir}/corpus)
