@@ -81,18 +81,23 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
   if (Size < SpirvHeaderWords * 4)
     return Malformed("it has " + std::to_string(Size) + " bytes, fewer than the 20 of its header");
   const size_t NumWords = Size / 4;
-  std::vector<uint32_t> Words(NumWords);
-  std::memcpy(Words.data(), Data, Size);
-  if (Words[0] != SpirvMagic) {
-    if (Words[0] == 0x03022307u)
+  // The words read where they are (the bytes need not be aligned).
+  const auto *Bytes = static_cast<const unsigned char *>(Data);
+  const auto Word = [Bytes](size_t Index) {
+    uint32_t Value;
+    std::memcpy(&Value, Bytes + Index * 4, 4);
+    return Value;
+  };
+  if (Word(0) != SpirvMagic) {
+    if (Word(0) == 0x03022307u)
       return Malformed("it is big-endian (magic number 0x03022307), which is not read here");
-    return Malformed(fmt::format("its magic number is 0x{:08x}, not 0x07230203", Words[0]));
+    return Malformed(fmt::format("its magic number is 0x{:08x}, not 0x07230203", Word(0)));
   }
-  const uint32_t Version = Words[1];
+  const uint32_t Version = Word(1);
   if ((Version & 0xFF0000FFu) != 0 || (Version >> 16) != 1 || ((Version >> 8) & 0xFF) > 6)
     return Malformed(
         fmt::format("its version word 0x{:08x} is no SPIR-V version (1.0 to 1.6)", Version));
-  const uint32_t Bound = Words[3];
+  const uint32_t Bound = Word(3);
   // Every id is below the bound; SPIR-V's universal limits (section 2.17) allow ids up to
   // 4,194,303, and readers allocate by the bound.
   if (Bound == 0)
@@ -100,8 +105,8 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
   if (Bound > MaxIdBound)
     return Malformed(
         fmt::format("its id bound {} is beyond SPIR-V's limit of {} ids", Bound, MaxIdBound - 1));
-  if (Words[4] != 0)
-    return Malformed("its schema (word 4) is " + std::to_string(Words[4]) + ", not 0");
+  if (Word(4) != 0)
+    return Malformed("its schema (word 4) is " + std::to_string(Word(4)) + ", not 0");
   if (NumWords == SpirvHeaderWords)
     return Malformed("it has no instructions after its header");
 
@@ -109,8 +114,8 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
   size_t MemoryModels = 0;
   size_t FunctionAt = 0; // the OpFunction of the function being read, 0 outside one
   for (size_t At = SpirvHeaderWords; At < NumWords;) {
-    const uint32_t Count = Words[At] >> 16;
-    const auto Op = static_cast<uint16_t>(Words[At] & 0xFFFF);
+    const uint32_t Count = Word(At) >> 16;
+    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
     if (Count == 0)
       return Malformed(
           fmt::format("the instruction at word {} (opcode {}) has a word count of 0", At, Op));
@@ -126,14 +131,14 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
         return Malformed(fmt::format("the instruction at word {} (opcode {}) has {} words, too few "
                                      "for its ids",
                                      At, Op, Count));
-      const uint32_t Id = Words[At + Position];
+      const uint32_t Id = Word(At + Position);
       if (Id == 0 || Id >= Bound)
         return Malformed(fmt::format("the instruction at word {} (opcode {}) names id {}, outside "
                                      "the bound 1 to {}",
                                      At, Op, Id, Bound - 1));
     }
     if (Layout.Result != 0) {
-      const uint32_t Id = Words[At + Layout.Result];
+      const uint32_t Id = Word(At + Layout.Result);
       if (Defined[Id])
         return Malformed(fmt::format("the instruction at word {} (opcode {}) defines id {} a "
                                      "second time",

@@ -91,14 +91,15 @@ size_t translatorStarts() {
 
 pi_result translateSpirv(const char *Function, const void *Data, size_t Size, DeviceCode To,
                          Bytes &Out) {
-  DGLINK_TRY(checkSpirvModule(Function, Data, Size));
   if (!canTranslateSpirvInto(To))
     return fail(PI_ERROR_INVALID_OPERATION, "{}: SPIR-V cannot be translated into {} here",
                 Function, describe(To));
+  // Only checked modules are kept, so a hit needs no second look at the words.
   if (Bytes Cached = translationCache().find(Data, Size, To)) {
     Out = std::move(Cached);
     return PI_SUCCESS;
   }
+  DGLINK_TRY(checkSpirvModule(Function, Data, Size));
   Translator &Side = translator();
   if (Side.Translate == nullptr)
     return fail(PI_ERROR_INVALID_OPERATION,
