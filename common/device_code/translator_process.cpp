@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace dglink::device_code {
@@ -112,6 +113,15 @@ void becomeTranslator(int Channel, int Errors) {
 
 } // namespace
 
+std::chrono::seconds TranslatorProcess::timeLimit() {
+  static const std::chrono::seconds Limit = [] {
+    const char *Text = std::getenv("DGLINK_SPIRV_TRANSLATION_SECONDS");
+    const long Seconds = Text != nullptr ? std::strtol(Text, nullptr, 10) : 0;
+    return std::chrono::seconds(Seconds > 0 ? Seconds : 120);
+  }();
+  return Limit;
+}
+
 size_t TranslatorProcess::starts() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   return Starts;
@@ -195,7 +205,7 @@ bool TranslatorProcess::translate(const void *Data, size_t Size, DeviceCode To,
   }
   // The answer, and the translator's complaints meanwhile, until the answer is whole,
   // the process ends or the time is up.
-  const auto Deadline = std::chrono::steady_clock::now() + TimeLimit;
+  const auto Deadline = std::chrono::steady_clock::now() + timeLimit();
   std::vector<uint8_t> Answer;
   std::string Complaints;
   bool Whole = false, Ended = false;
@@ -242,7 +252,7 @@ bool TranslatorProcess::translate(const void *Data, size_t Size, DeviceCode To,
       Complaints.pop_back();
     Why = Ended ? reap(false)
                 : reap(true).insert(0, "the translator did not finish within " +
-                                           std::to_string(TimeLimit.count()) + " seconds; ");
+                                           std::to_string(timeLimit().count()) + " seconds; ");
     if (!Complaints.empty())
       Why += ": " + Complaints;
     return false;

@@ -20,8 +20,9 @@ namespace dglink::device_code {
 
 class TranslatorProcess {
 public:
-  // A translation that does not end within this long is abandoned (the process killed).
-  static constexpr std::chrono::seconds TimeLimit{120};
+  // A translation that does not end within this long is abandoned (the process killed):
+  // DGLINK_SPIRV_TRANSLATION_SECONDS, default 120.
+  static std::chrono::seconds timeLimit();
 
   explicit TranslatorProcess(TranslateFunction TheTranslate) : Translate(TheTranslate) {}
   TranslatorProcess(const TranslatorProcess &) = delete;
