@@ -38,6 +38,11 @@ install(CODE "
 get_property(DglinkAdapters GLOBAL PROPERTY DGLINK_ADAPTER_TARGETS)
 install(TARGETS ${DglinkAdapters}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_SKIP)
+# The LLVM side of common/device_code (SPIR-V translation), which the OpenCL adapter
+# opens from beside itself when a device takes no IL; nothing links it.
+if(TARGET dglink_device_code_llvm)
+  install(TARGETS dglink_device_code_llvm LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
 # The Unified Runtime adapters (docs/ur.md), when the UR face is built: the UR loader
 # opens them by the paths UR_ADAPTERS_FORCE_LOAD names.
 get_property(DglinkUrAdapters GLOBAL PROPERTY DGLINK_UR_ADAPTERS)

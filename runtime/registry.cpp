@@ -2,6 +2,7 @@
 // snapshots lookups read.
 #include "registry.h"
 
+#include <dglink/support/device_code.h>
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
 
@@ -146,10 +147,9 @@ std::string imageProblem(const std::string &Module, size_t Index, const std::str
 } // namespace
 
 std::string linkFormatOf(const std::string &Target, pi_device_binary_format Format) {
-  // spir64 is one target in two formats: SPIR-V ("spirv64") and SPIR bitcode ("spir64").
-  if (Target == PI_DEVICE_BINARY_TARGET_SPIRV64 && Format == PI_DEVICE_BINARY_TYPE_SPIRV)
-    return "spirv64";
-  return Target;
+  // An image of a kind no device takes keeps its target as its name, which no device lists.
+  const DeviceCode Code = deviceCodeOf(Target, Format);
+  return Code == DeviceCode::Unknown ? Target : deviceCodeName(Code);
 }
 
 const Module *RegistrySnapshot::find(ModuleId Id) const {

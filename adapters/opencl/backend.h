@@ -225,8 +225,10 @@ public:
   ClContext &Context;
   cl_program Program;
   // What the bytes are (PTX, not only "native"), for what the driver is given and
-  // for messages.
+  // for messages; DriverFormat is what the driver holds (SPIR bitcode for SPIR-V that
+  // was translated because the device takes no IL).
   ImageFormat Format = ImageFormat::Unknown;
+  ImageFormat DriverFormat = ImageFormat::Unknown;
   std::string ImageCompileOptions, ImageLinkOptions;
   // Lowered images: the kernels that take the storage (every kernel where an input
   // could not list them: a flat binary from piProgramCreateWithBinary).

@@ -3,6 +3,8 @@
 // platform, and the backend's factory.
 #include "backend.h"
 
+#include <dglink/device_code/translate.h>
+#include <dglink/support/device_code.h>
 #include <dglink/support/extensions.h>
 #include <dglink/support/log.h>
 
@@ -80,25 +82,41 @@ std::vector<std::string> linkFormatsOf(const ClDevice &Device, bool LinkerAvaila
   if (!LinkerAvailable)
     return Formats;
   if (Device.ConsumesSpir)
-    Formats.emplace_back("spir64");
+    Formats.emplace_back(deviceCodeName(DeviceCode::Spir));
   if (Device.ConsumesSpirV)
-    Formats.emplace_back("spirv64");
+    Formats.emplace_back(deviceCodeName(DeviceCode::SpirV));
   return Formats;
+}
+
+// Whether SPIR-V reaches a device that takes no IL through translation into SPIR bitcode
+// (common/device_code): it takes SPIR, and the translator loads here.
+bool takesSpirVTranslated(const ClDevice &Device) {
+  if (Device.ConsumesSpirV || !Device.ConsumesSpir)
+    return false;
+  std::string Why;
+  if (device_code::translatorAvailable(Why))
+    return true;
+  logger().info("opencl: SPIR-V is not translated for SPIR devices: {}", Why);
+  return false;
 }
 
 // The image formats a device builds and runs (PI_EXT_DEVICE_INFO_IMAGE_FORMATS): the
 // link formats, plus native code for the platform's own hardware, which the driver builds
-// with clBuildProgram but does not link (PTX on NVIDIA's OpenCL).
+// with clBuildProgram but does not link (PTX on NVIDIA's OpenCL), and last SPIR-V the
+// adapter translates for the driver (a runtime that takes the first format it has an
+// image of gives the driver what it takes as it is).
 std::vector<std::string> imageFormatsOf(const ClDevice &Device, const std::string &Vendor) {
   std::vector<std::string> Formats;
   if (Device.ConsumesSpir)
-    Formats.emplace_back("spir64");
+    Formats.emplace_back(deviceCodeName(DeviceCode::Spir));
   if (Device.ConsumesSpirV)
-    Formats.emplace_back("spirv64");
+    Formats.emplace_back(deviceCodeName(DeviceCode::SpirV));
   if (Vendor.find("NVIDIA") != std::string::npos)
-    Formats.emplace_back("nvptx64");
+    Formats.emplace_back(deviceCodeName(DeviceCode::Ptx));
   if (Vendor.find("Advanced Micro Devices") != std::string::npos)
-    Formats.emplace_back("amdgcn");
+    Formats.emplace_back(deviceCodeName(DeviceCode::AmdCodeObject));
+  if (takesSpirVTranslated(Device))
+    Formats.emplace_back(deviceCodeName(DeviceCode::SpirV));
   return Formats;
 }
 

@@ -1,8 +1,11 @@
-// Programs: SPIR-V, SPIR bitcode and native binaries made into OpenCL programs,
+// Programs: SPIR-V (given to the driver, or translated into SPIR bitcode where the
+// driver takes no IL), SPIR bitcode and native binaries made into OpenCL programs,
 // built, compiled (SPIR: built into a library, as PoCL wants) and linked by the
 // driver, with the storage layout of lowered images merged by the link.
 #include "backend.h"
 
+#include <dglink/device_code/translate.h>
+#include <dglink/support/device_code.h>
 #include <dglink/support/link.h>
 
 #include <fmt/ranges.h>
@@ -42,17 +45,11 @@ ImageFormat imageFormat(pi_device_binary_format Format) {
   }
 }
 
-// The link-format name of an image format (see linkFormatsOf in platform.cpp); null where
-// this adapter never links the format.
+// The link-format name of an image format (dglink/support/device_code.h); null where
+// this adapter never links the format (native binaries).
 const char *linkFormatOf(ImageFormat Format) {
-  switch (Format) {
-  case ImageFormat::SpirV:
-    return "spirv64";
-  case ImageFormat::LlvmBitcode:
-    return "spir64";
-  default:
-    return nullptr;
-  }
+  const DeviceCode Code = deviceCodeOf(Format);
+  return Code == DeviceCode::Spir || Code == DeviceCode::SpirV ? deviceCodeName(Code) : nullptr;
 }
 
 // Adds Part to Options unless it is empty or there already (a rebuild keeps its options).
@@ -84,21 +81,45 @@ std::vector<cl_device_id> clDevicesOf(const std::vector<_pi_device *> &Devices) 
   return Ids;
 }
 
-// Whether every device can load programs of this format at all.
+// Whether every device can load programs of this format at all (SPIR-V: spirvIntake).
 pi_result checkConsumable(const char *Function, ImageFormat Format,
                           const std::vector<_pi_device *> &Devices) {
-  for (const _pi_device *Device : Devices) {
-    const ClDevice &D = clDevice(*Device);
-    if (Format == ImageFormat::SpirV && !D.ConsumesSpirV)
-      return fail(PI_ERROR_INVALID_OPERATION,
-                  "{}: device '{}' does not consume SPIR-V (CL_DEVICE_IL_VERSION is '{}')",
-                  Function, Device->Description.Name, Device->Description.IlVersion);
-    if (Format == ImageFormat::LlvmBitcode && !D.ConsumesSpir)
+  for (const _pi_device *Device : Devices)
+    if (Format == ImageFormat::LlvmBitcode && !clDevice(*Device).ConsumesSpir)
       return fail(PI_ERROR_INVALID_OPERATION,
                   "{}: device '{}' does not consume SPIR (LLVM bitcode): no cl_khr_spir", Function,
                   Device->Description.Name);
-  }
   return PI_SUCCESS;
+}
+
+// A SPIR-V module (which the core has checked) for Devices: given to the driver as it is
+// where every device takes SPIR-V (Translated stays null), else translated once into SPIR
+// bitcode where every device takes that (common/device_code; later programs of the same
+// module reuse the translation).
+pi_result spirvIntake(const char *Function, const core::ProgramSource &Source,
+                      const std::vector<_pi_device *> &Devices, device_code::Bytes &Translated) {
+  bool AllTakeSpirV = true, AllTakeSpir = true;
+  for (const _pi_device *Device : Devices) {
+    AllTakeSpirV = AllTakeSpirV && clDevice(*Device).ConsumesSpirV;
+    AllTakeSpir = AllTakeSpir && clDevice(*Device).ConsumesSpir;
+  }
+  if (AllTakeSpirV)
+    return PI_SUCCESS;
+  for (const _pi_device *Device : Devices)
+    if (!clDevice(*Device).ConsumesSpirV && !clDevice(*Device).ConsumesSpir)
+      return fail(PI_ERROR_INVALID_OPERATION,
+                  "{}: device '{}' does not consume SPIR-V (CL_DEVICE_IL_VERSION is '{}') and "
+                  "SPIR-V is translated only into SPIR bitcode (cl_khr_spir), which it does not "
+                  "consume either (it builds: '{}')",
+                  Function, Device->Description.Name, Device->Description.IlVersion,
+                  Device->Description.ImageFormats);
+  if (!AllTakeSpir)
+    return fail(PI_ERROR_INVALID_OPERATION,
+                "{}: the devices of the context take SPIR-V in different forms (some as SPIR-V, "
+                "some only as SPIR bitcode); create the program for one kind of device",
+                Function);
+  return device_code::translateSpirv(Function, Source.Data, Source.Size, DeviceCode::Spir,
+                                     Translated);
 }
 
 // Whether every device can run code of the image's target: a native image for another
@@ -280,22 +301,28 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
     Program.Devices = Owner.Devices;
   DGLINK_TRY(checkTarget(Function, Source.Target, Program.Devices));
   DGLINK_TRY(checkConsumable(Function, Format, Program.Devices));
+  device_code::Bytes Translated;
+  if (Format == ImageFormat::SpirV)
+    DGLINK_TRY(spirvIntake(Function, Source, Program.Devices, Translated));
   std::set<std::string> Entries;
   if (Source.Image != nullptr)
     DGLINK_TRY(imageEntries(Function, *Source.Image, Entries));
 
   auto Impl = std::make_unique<ClProgram>(*this, nullptr);
   cl_int Error = CL_SUCCESS;
-  if (Format == ImageFormat::SpirV) {
+  if (Format == ImageFormat::SpirV && Translated == nullptr) {
     Impl->Program = clCreateProgramWithIL(Context, Source.Data, Source.Size, &Error);
     if (Error != CL_SUCCESS)
       return clFailure(Error, Function, "clCreateProgramWithIL");
   } else {
-    // One binary per device: the caller's where it gave one for each, else the image.
+    // One binary per device: the caller's where it gave one for each, else the image
+    // (or its translation).
     const std::vector<cl_device_id> Ids = clDevicesOf(Program.Devices);
-    std::vector<const unsigned char *> Binaries(Ids.size(), Source.Data);
-    std::vector<size_t> Lengths(Ids.size(), Source.Size);
-    if (Source.NumBinaries == Ids.size()) {
+    const unsigned char *Data = Translated ? Translated->data() : Source.Data;
+    const size_t Size = Translated ? Translated->size() : Source.Size;
+    std::vector<const unsigned char *> Binaries(Ids.size(), Data);
+    std::vector<size_t> Lengths(Ids.size(), Size);
+    if (Source.NumBinaries == Ids.size() && Translated == nullptr) {
       Binaries.assign(Source.Binaries, Source.Binaries + Ids.size());
       Lengths.assign(Source.Lengths, Source.Lengths + Ids.size());
     }
@@ -314,6 +341,7 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
     Impl->AllKernelsLowered = true;
   }
   Impl->Format = Format;
+  Impl->DriverFormat = Translated ? ImageFormat::LlvmBitcode : Format;
   Program.Format = piFormat(Format);
   // OpenCL links by format: the target is the format's link-format name.
   if (const char *LinkFormat = linkFormatOf(Format))
@@ -334,7 +362,7 @@ bool ClProgram::takesStorage(const _pi_program &Owner, const std::string &Name) 
 }
 
 pi_result ClProgram::build(_pi_program &Owner, const std::string &Options, std::string &Log) {
-  std::string Used = Format == ImageFormat::LlvmBitcode ? SpirBuildOption : "";
+  std::string Used = DriverFormat == ImageFormat::LlvmBitcode ? SpirBuildOption : "";
   appendOption(Used, Options);
   appendOption(Used, ImageCompileOptions);
   appendOption(Used, ImageLinkOptions);
@@ -357,13 +385,13 @@ pi_result ClProgram::compile(_pi_program &Owner, const std::string &Options, std
   DGLINK_TRY(checkLinkable("piProgramCompile", Format, Owner.Devices));
   const std::vector<cl_device_id> Ids = clDevicesOf(Owner.Devices);
   const auto NumIds = static_cast<cl_uint>(Ids.size());
-  std::string Used = Format == ImageFormat::LlvmBitcode ? SpirCompileOptions : "";
+  std::string Used = DriverFormat == ImageFormat::LlvmBitcode ? SpirCompileOptions : "";
   appendOption(Used, Options);
   appendOption(Used, ImageCompileOptions);
   adaptClStd(Used, Owner.Devices);
   cl_int Error;
   const char *ClFunction;
-  if (Format == ImageFormat::LlvmBitcode) {
+  if (DriverFormat == ImageFormat::LlvmBitcode) {
     ClFunction = "clBuildProgram";
     Error = clBuildProgram(Program, NumIds, Ids.data(), Used.c_str(), nullptr, nullptr);
   } else {
@@ -477,6 +505,7 @@ pi_result ClContext::link(core::LinkRequest &Request) {
   }
   Output.Log += driverLog(Impl->Program, Output.Devices);
   Impl->Format = Format;
+  Impl->DriverFormat = Format;
   Output.Metadata.Lowered = std::move(Storage);
   Impl->AllKernelsLowered = Output.Metadata.Lowered && AnyAll;
   for (const _pi_program *Input : Request.Inputs)

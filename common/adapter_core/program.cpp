@@ -3,6 +3,8 @@
 // and links the code; everything else is here.
 #include "entry.h"
 
+#include <dglink/device_code/spirv_module.h>
+#include <dglink/support/image.h>
 #include <dglink/support/link.h>
 #include <dglink/support/log.h>
 
@@ -47,6 +49,10 @@ pi_result newProgram(const char *Function, pi_context Context, pi_uint32 NumDevi
         Program->Devices.push_back(Devices[I]);
   if (Source.Target != nullptr && *Source.Target != '\0')
     Program->Target = Source.Target;
+  // A SPIR-V module is checked once here, so that every backend refuses a malformed
+  // one alike (PI_ERROR_INVALID_BINARY) before its driver or a translator reads it.
+  if (dglink::detectFormat(Source.Data, Source.Size) == dglink::ImageFormat::SpirV)
+    DGLINK_TRY(dglink::device_code::checkSpirvModule(Function, Source.Data, Source.Size));
   if (Source.Data != nullptr)
     Program->Binary.assign(Source.Data, Source.Data + Source.Size);
   return Context->Impl->createProgram(Function, Source, *Program);

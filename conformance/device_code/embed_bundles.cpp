@@ -25,6 +25,7 @@
 #include "ptx_globals.h"
 
 #include <dglink/compiler/bundle.h>
+#include <dglink/support/device_code.h>
 #include <dglink/support/device_global.h>
 #include <dglink/support/error.h>
 #include <dglink/support/image.h>
@@ -74,18 +75,9 @@ bool readManifest(const std::string &Path, std::vector<Item> &Out, std::string &
   return true;
 }
 
-// The link format (harness/images.cpp's names) of an image.
+// The link format (harness/images.cpp's names) of an image; "" if none.
 std::string linkFormatOf(const dglink::BundleImage &Image) {
-  if (Image.Target == PI_DEVICE_BINARY_TARGET_SPIRV64 &&
-      Image.Format == PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE)
-    return "spir64";
-  if (Image.Target == PI_DEVICE_BINARY_TARGET_SPIRV64 && Image.Format == PI_DEVICE_BINARY_TYPE_SPIRV)
-    return "spirv64";
-  if (Image.Target == PI_DEVICE_BINARY_TARGET_NVPTX64 && Image.Format == PI_DEVICE_BINARY_TYPE_NATIVE)
-    return "nvptx64";
-  if (Image.Target == PI_DEVICE_BINARY_TARGET_AMDGCN && Image.Format == PI_DEVICE_BINARY_TYPE_NATIVE)
-    return "amdgcn";
-  return "";
+  return dglink::deviceCodeName(dglink::deviceCodeOf(Image.Target, Image.Format));
 }
 
 bool checkPtxGlobals(const std::string &Source, size_t Index, const dglink::BundleImage &Image,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <sstream>
 
 #ifdef DGLINK_CONFORMANCE_FACE_UR
@@ -234,6 +235,11 @@ bool QueueTest::chooseFormat(std::string &Format, std::string &WhyNot, bool ForL
     for (const std::string &Built : imageFormats())
       if (std::find(Formats.begin(), Formats.end(), Built) == Formats.end())
         Formats.push_back(Built);
+  // DGLINK_CONFORMANCE_FORMAT puts one format first where the device takes it (the
+  // suite again from SPIR-V on devices that build it only translated).
+  if (const char *Preferred = std::getenv("DGLINK_CONFORMANCE_FORMAT"))
+    if (auto It = std::find(Formats.begin(), Formats.end(), Preferred); It != Formats.end())
+      std::rotate(Formats.begin(), It, It + 1);
   if (Formats.empty()) {
     WhyNot = ForLinking ? "device advertises no link format" : "device builds no image format";
     return false;

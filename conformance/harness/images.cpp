@@ -2,6 +2,7 @@
 #include "images.h"
 
 #include <dglink/compiler/bundle.h>
+#include <dglink/support/device_code.h>
 #include <dglink/support/error.h>
 
 #include <cstring>
@@ -10,24 +11,11 @@
 namespace dglink::conformance {
 
 const std::vector<LinkFormat> &knownLinkFormats() {
-  // SPIR-V and SPIR bitcode share the spir64 target and differ in format.
   static const std::vector<LinkFormat> Formats = {
-      {"spir64",
-       PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE,
-       PI_DEVICE_BINARY_TARGET_SPIRV64,
-       {"spir64", "SPIR"}},
-      {"spirv64",
-       PI_DEVICE_BINARY_TYPE_SPIRV,
-       PI_DEVICE_BINARY_TARGET_SPIRV64,
-       {"spirv64", "SPIR-V"}},
-      {"nvptx64",
-       PI_DEVICE_BINARY_TYPE_NATIVE,
-       PI_DEVICE_BINARY_TARGET_NVPTX64,
-       {"nvptx64", "PTX"}},
-      {"amdgcn",
-       PI_DEVICE_BINARY_TYPE_NATIVE,
-       PI_DEVICE_BINARY_TARGET_AMDGCN,
-       {"amdgcn", "code object"}},
+      {deviceCodeName(DeviceCode::Spir), {"spir64", "SPIR"}},
+      {deviceCodeName(DeviceCode::SpirV), {"spirv64", "SPIR-V"}},
+      {deviceCodeName(DeviceCode::Ptx), {"nvptx64", "PTX"}},
+      {deviceCodeName(DeviceCode::AmdCodeObject), {"amdgcn", "code object"}},
   };
   return Formats;
 }
@@ -43,12 +31,11 @@ namespace {
 
 // The link format of an image: its target and binary format.
 const LinkFormat *linkFormatOf(const _pi_device_binary_struct &Binary) {
-  for (const LinkFormat &Format : knownLinkFormats())
-    if (Binary.DeviceTargetSpec != nullptr &&
-        std::strcmp(Binary.DeviceTargetSpec, Format.TargetSpec) == 0 &&
-        Binary.Format == static_cast<uint8_t>(Format.Format))
-      return &Format;
-  return nullptr;
+  if (Binary.DeviceTargetSpec == nullptr)
+    return nullptr;
+  const DeviceCode Code =
+      deviceCodeOf(Binary.DeviceTargetSpec, static_cast<pi_device_binary_format>(Binary.Format));
+  return Code == DeviceCode::Unknown ? nullptr : findLinkFormat(deviceCodeName(Code));
 }
 
 bool hasSet(const _pi_device_binary_struct &Binary, const char *Name) {
@@ -73,8 +60,8 @@ const Embedded &embedded() {
       const EmbeddedBundle &Source = EmbeddedBundles[I];
       Bundle Parsed;
       if (readBundle(Source.Bytes, Source.Size, Parsed) != PI_SUCCESS) {
-        Out.Error += std::string(Out.Error.empty() ? "" : "; ") + "embedded bundle " +
-                     Source.Name + ": " + lastErrorMessage();
+        Out.Error += std::string(Out.Error.empty() ? "" : "; ") + "embedded bundle " + Source.Name +
+                     ": " + lastErrorMessage();
         continue;
       }
       Out.Bundles.push_back(std::make_unique<DeviceBinaries>(Parsed));

@@ -13,12 +13,10 @@
 
 namespace dglink::conformance {
 
-// A link format as PI_EXT_DEVICE_INFO_LINK_FORMATS names it, and the image
-// format and target an image of it carries.
+// A link format as PI_EXT_DEVICE_INFO_LINK_FORMATS names it (the target and format of
+// its images follow from the name: dglink/support/device_code.h).
 struct LinkFormat {
   const char *Name; // "spir64", "spirv64", "nvptx64", "amdgcn"
-  pi_device_binary_format Format;
-  const char *TargetSpec; // DeviceTargetSpec of its images
   // Words an error message about this format may use to name it.
   std::vector<std::string> MessageNames;
 };

@@ -1,0 +1,56 @@
+# The libFuzzer target for the SPIR-V intake, built like compiler/fuzz's: the front's
+# sources with clang-15 (-fsanitize=fuzzer,address,undefined), the LLVM side as built
+# (libdglink_device_code_llvm.so, opened at run time). It runs for a bounded time as a
+# test, from the seed modules in fuzz/corpus. Off (with the reason) where clang's
+# libFuzzer does not link; DGLINK_FUZZ_CLANGXX and the probe come from compiler/fuzz.
+set(SpirvFuzzDir ${CMAKE_CURRENT_LIST_DIR})
+find_program(DGLINK_FUZZ_CLANGXX NAMES clang++-15 DOC "clang++ with libFuzzer for the fuzz targets")
+set(SpirvFuzzOff "")
+if(NOT DGLINK_FUZZ_CLANGXX)
+  set(SpirvFuzzOff "clang++-15 not found")
+else()
+  set(Probe ${CMAKE_CURRENT_BINARY_DIR}/fuzz_probe)
+  file(WRITE ${Probe}.cpp "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const uint8_t *, size_t) { return 0; }\n")
+  execute_process(COMMAND ${DGLINK_FUZZ_CLANGXX} -fsanitize=fuzzer,address ${Probe}.cpp -o ${Probe}
+                  RESULT_VARIABLE ProbeResult OUTPUT_QUIET ERROR_QUIET)
+  if(NOT ProbeResult EQUAL 0)
+    set(SpirvFuzzOff "clang++-15 -fsanitize=fuzzer does not link (libFuzzer runtime missing: libclang-common-15-dev)")
+  endif()
+endif()
+if(SpirvFuzzOff)
+  message(STATUS "dglink: SPIR-V intake fuzz target OFF: ${SpirvFuzzOff}")
+  return()
+endif()
+message(STATUS "dglink: SPIR-V intake fuzz target ON")
+
+set(SpirvFuzzSources
+  ${SpirvFuzzDir}/spirv_intake_fuzzer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/spirv_module.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/translation_cache.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/translate.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/translator_process.cpp
+  ${CMAKE_SOURCE_DIR}/common/support/error.cpp
+  ${CMAKE_SOURCE_DIR}/common/support/device_code.cpp)
+set(SpirvFuzzer ${CMAKE_CURRENT_BINARY_DIR}/fuzz/dglink_spirv_intake_fuzzer)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
+# The LLVM side is found by the run path (the fuzzer's own folder holds no copy).
+add_custom_command(
+  OUTPUT ${SpirvFuzzer}
+  COMMAND ${DGLINK_FUZZ_CLANGXX} -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined
+          -fno-sanitize-recover=undefined -DFMT_HEADER_ONLY
+          -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/common/support/include
+          -I${CMAKE_CURRENT_SOURCE_DIR}/include ${SpirvFuzzSources}
+          -Wl,-rpath,$<TARGET_FILE_DIR:dglink_device_code_llvm> -ldl -o ${SpirvFuzzer}
+  DEPENDS ${SpirvFuzzSources}
+  COMMENT "Building the SPIR-V intake fuzz target with clang++-15 and libFuzzer"
+  VERBATIM)
+add_custom_target(dglink_spirv_intake_fuzzer ALL DEPENDS ${SpirvFuzzer} dglink_device_code_llvm)
+# A bounded run: the corpus is read, not written (new inputs go to a scratch folder).
+set(SpirvFuzzScratch ${CMAKE_CURRENT_BINARY_DIR}/fuzz_corpus_new)
+file(MAKE_DIRECTORY ${SpirvFuzzScratch})
+# libFuzzer's own malloc limit would act in the translator's process before the
+# translator's memory bound does (translator_process.cpp): it is set above that.
+add_test(NAME device_code_spirv_fuzz
+         COMMAND ${SpirvFuzzer} -runs=50000 -max_total_time=60 -max_len=16384
+                 -malloc_limit_mb=8192 ${SpirvFuzzScratch}
+                 ${SpirvFuzzDir}/corpus)
