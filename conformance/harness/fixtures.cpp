@@ -142,6 +142,26 @@ pi_device DeviceTest::otherDeviceOfPlatform() {
   return nullptr;
 }
 
+void DeviceTest::twoDeviceContext(pi_device (&Both)[2], ContextHandle &Out) {
+  const pi_device Other = otherDeviceOfPlatform();
+  ASSERT_FALSE(HasFailure());
+  if (Other == nullptr)
+    GTEST_SKIP() << "the device's platform has no second device";
+  Both[0] = Device;
+  Both[1] = Other;
+  // A SYCL runtime's default context holds every device of a platform: every adapter but
+  // Level Zero's makes one.
+  const pi_result Made = piContextCreate(nullptr, 2, Both, Out.out());
+  if (Made == PI_ERROR_UNSUPPORTED_FEATURE)
+    GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
+  ASSERT_PI_SUCCESS(Made);
+}
+
+bool DeviceTest::noUsmInSeveralGpus(pi_result Result) {
+  return Result == PI_ERROR_INVALID_OPERATION &&
+         lastErrorMessage().find("serves SVM only in a context of one device") != std::string::npos;
+}
+
 // ---- ContextTest, QueueTest ----
 
 void ContextTest::SetUp() {

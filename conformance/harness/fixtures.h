@@ -68,6 +68,14 @@ protected:
   // Another device of the device's platform (for two-device scenarios), or null; a
   // failing query fails the test.
   pi_device otherDeviceOfPlatform();
+  // A context of the device and another device of its platform (Both[0] is the device);
+  // call under ASSERT_NO_FATAL_FAILURE, then return if IsSkipped(): it skips naming why
+  // there is none (no second device; an adapter whose contexts hold one device, Level
+  // Zero's).
+  void twoDeviceContext(pi_device (&Both)[2], ContextHandle &Out);
+  // Whether Result is the OpenCL adapter's refusal of USM in a context of several NVIDIA
+  // GPUs, whose SVM does not work there (docs/opencl.md), and no other failure.
+  static bool noUsmInSeveralGpus(pi_result Result);
 
   pi_platform Platform = nullptr;
   pi_device Device = nullptr;

@@ -560,19 +560,11 @@ TEST_P(DeviceGlobals, TwoProgramsHaveTheirOwnInstances) {
 // device: a write and a kernel on one device leave the other device's value alone. PoCL
 // offers two devices with POCL_DEVICES="pthread pthread" (ctest conformance_two_devices).
 TEST_P(DeviceGlobals, TwoDevicesHaveTheirOwnInstances) {
-  const pi_device Other = otherDeviceOfPlatform();
-  ASSERT_FALSE(HasFailure());
-  if (Other == nullptr)
-    GTEST_SKIP() << "the device's platform has no second device";
-  const pi_device Both[2] = {Device, Other};
-  // A SYCL runtime's default context holds every device of a platform: every adapter
-  // but Level Zero's (one device per context there) makes one.
+  pi_device Both[2] = {nullptr, nullptr};
   ContextHandle Shared;
-  if (const pi_result Made = piContextCreate(nullptr, 2, Both, Shared.out());
-      Made == PI_ERROR_UNSUPPORTED_FEATURE)
-    GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
-  else
-    ASSERT_PI_SUCCESS(Made);
+  ASSERT_NO_FATAL_FAILURE(twoDeviceContext(Both, Shared));
+  if (IsSkipped())
+    return;
   QueueHandle Queues[2];
   for (int I = 0; I < 2; ++I)
     ASSERT_PI_SUCCESS(piQueueCreate(Shared.get(), Both[I], 0, Queues[I].out()));

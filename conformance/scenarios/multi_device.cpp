@@ -12,8 +12,6 @@ namespace dglink::conformance {
 namespace {
 
 constexpr size_t Count = 4096;
-// How the OpenCL adapter refuses USM in a context of several NVIDIA GPUs (docs/opencl.md).
-constexpr const char *NoSvmThere = "serves SVM only in a context of one device";
 int32_t pattern(size_t I) { return int32_t(I) * 3 + 1; }
 
 class TwoDevices : public BuiltProgramTest {
@@ -22,19 +20,9 @@ protected:
     BuiltProgramTest::SetUp();
     if (HasFatalFailure() || IsSkipped())
       return;
-    Other = otherDeviceOfPlatform();
-    ASSERT_FALSE(HasFailure());
-    if (Other == nullptr)
-      GTEST_SKIP() << "the device's platform has no second device";
-    Both[0] = Device;
-    Both[1] = Other;
-    // A SYCL runtime's default context holds every device of a platform: every adapter
-    // but Level Zero's (one device per context there) makes one.
-    if (const pi_result Made = piContextCreate(nullptr, 2, Both, Shared.out());
-        Made == PI_ERROR_UNSUPPORTED_FEATURE)
-      GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
-    else
-      ASSERT_PI_SUCCESS(Made);
+    ASSERT_NO_FATAL_FAILURE(twoDeviceContext(Both, Shared));
+    if (IsSkipped())
+      return;
     for (int I = 0; I < 2; ++I)
       ASSERT_PI_SUCCESS(piQueueCreate(Shared.get(), Both[I], 0, Queues[I].out()));
   }
@@ -55,13 +43,11 @@ protected:
     if (usmMechanism() == PI_USM_MECHANISM_NONE)
       GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
     const pi_result Result = piextUSMDeviceAlloc(&Out, Shared.get(), Both[D], nullptr, Bytes, 0);
-    if (Result == PI_ERROR_INVALID_OPERATION &&
-        lastErrorMessage().find(NoSvmThere) != std::string::npos)
+    if (noUsmInSeveralGpus(Result))
       GTEST_SKIP() << "the context of two devices has no USM: " << lastErrorMessage();
     ASSERT_PI_SUCCESS(Result);
   }
 
-  pi_device Other = nullptr;
   pi_device Both[2] = {nullptr, nullptr};
   ContextHandle Shared;
   QueueHandle Queues[2];

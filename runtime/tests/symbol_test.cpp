@@ -378,19 +378,11 @@ TEST_P(Symbols, TwoProgramsOfOneModuleHoldTwoInstances) {
 // the program the runtime builds for each device holds its own instance of every symbol,
 // and each device's kernels read their own.
 TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
-  const pi_device Other = otherDeviceOfPlatform();
-  ASSERT_FALSE(HasFailure());
-  if (Other == nullptr)
-    GTEST_SKIP() << "the device's platform has no second device";
-  const pi_device Both[2] = {Device, Other};
-  // A SYCL runtime's default context holds every device of a platform: every adapter
-  // but Level Zero's (one device per context there) makes one.
+  pi_device Both[2] = {nullptr, nullptr};
   ContextHandle Two;
-  if (const pi_result Made = piContextCreate(nullptr, 2, Both, Two.out());
-      Made == PI_ERROR_UNSUPPORTED_FEATURE)
-    GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();
-  else
-    ASSERT_PI_SUCCESS(Made);
+  ASSERT_NO_FATAL_FAILURE(twoDeviceContext(Both, Two));
+  if (IsSkipped())
+    return;
   QueueHandle Queues[2];
   std::vector<Program> Programs;
   std::vector<std::unique_ptr<SymbolQueue>> Through;
