@@ -87,17 +87,9 @@ struct Session {
 };
 Session S;
 
-[[noreturn]] void die(const char *What, int Code) {
-  dglink::bench::die("dglink_bench_device_global", What, Code);
-}
-void check(pi_result Result, const char *What) {
-  if (Result != PI_SUCCESS)
-    die(What, Result);
-}
-void checkCu(CUresult Result, const char *What) {
-  if (Result != CUDA_SUCCESS)
-    die(What, Result);
-}
+using dglink::bench::check;
+using dglink::bench::checkCu;
+using dglink::bench::die;
 
 // A device image of the benchmark's code with its device-global metadata.
 struct Image : dglink::bench::GlobalImage {

@@ -49,17 +49,9 @@ constexpr size_t GlobalSize = size_t{4} << 20;
 constexpr size_t Sizes[] = {size_t{1} << 20, GlobalSize};
 constexpr int Iterations = 20;
 
-[[noreturn]] void die(const char *What, int Code) {
-  dglink::bench::die("dglink_bench_multi_gpu", What, Code);
-}
-void check(pi_result Result, const char *What) {
-  if (Result != PI_SUCCESS)
-    die(What, Result);
-}
-void checkCu(CUresult Result, const char *What) {
-  if (Result != CUDA_SUCCESS)
-    die(What, Result);
-}
+using dglink::bench::check;
+using dglink::bench::checkCu;
+using dglink::bench::die;
 
 // The benchmark's image with its device-global metadata.
 struct Image : dglink::bench::GlobalImage {

@@ -5,6 +5,9 @@
 #include <dglink/pi.h>
 #include <dglink/support/image.h>
 
+#include <cuda.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -12,12 +15,21 @@
 
 namespace dglink::bench {
 
-// Prints "<Program>: <What> failed (<Code>): <the adapter's last error>" and exits 1.
-[[noreturn]] inline void die(const char *Program, const char *What, int Code) {
+// Prints "<program>: <What> failed (<Code>): <the adapter's last error>" and exits 1.
+[[noreturn]] inline void die(const char *What, int Code) {
   char *Message = nullptr;
   piPluginGetLastError(&Message);
-  std::fprintf(stderr, "%s: %s failed (%d): %s\n", Program, What, Code, Message ? Message : "");
+  std::fprintf(stderr, "%s: %s failed (%d): %s\n", program_invocation_short_name, What, Code,
+               Message ? Message : "");
   std::exit(1);
+}
+inline void check(pi_result Result, const char *What) {
+  if (Result != PI_SUCCESS)
+    die(What, Result);
+}
+inline void checkCu(CUresult Result, const char *What) {
+  if (Result != CUDA_SUCCESS)
+    die(What, Result);
 }
 
 // Which adapter the dglink rows go through: DGLINK_BENCH_BACKEND=cuda (default) or hip
