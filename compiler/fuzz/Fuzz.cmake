@@ -3,19 +3,7 @@
 # compiler builds the rest, and runs for a bounded time as a test, starting from the
 # corpus in fuzz/corpus. Off (with the reason) where clang's libFuzzer does not link.
 set(FuzzDir ${CMAKE_CURRENT_LIST_DIR})
-find_program(DGLINK_FUZZ_CLANGXX NAMES clang++-15 DOC "clang++ with libFuzzer for the fuzz targets")
-set(FuzzOff "")
-if(NOT DGLINK_FUZZ_CLANGXX)
-  set(FuzzOff "clang++-15 not found")
-else()
-  set(Probe ${CMAKE_CURRENT_BINARY_DIR}/fuzz_probe)
-  file(WRITE ${Probe}.cpp "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const uint8_t *, size_t) { return 0; }\n")
-  execute_process(COMMAND ${DGLINK_FUZZ_CLANGXX} -fsanitize=fuzzer,address ${Probe}.cpp -o ${Probe}
-                  RESULT_VARIABLE ProbeResult OUTPUT_QUIET ERROR_QUIET)
-  if(NOT ProbeResult EQUAL 0)
-    set(FuzzOff "clang++-15 -fsanitize=fuzzer does not link (libFuzzer runtime missing: libclang-common-15-dev)")
-  endif()
-endif()
+dglink_fuzzing_unavailable(FuzzOff)
 if(FuzzOff)
   message(STATUS "dglink: bundle fuzz target OFF: ${FuzzOff}; the mutation test still runs")
   return()

@@ -2,21 +2,9 @@
 # sources with clang-15 (-fsanitize=fuzzer,address,undefined), the LLVM side as built
 # (libdglink_device_code_llvm.so, opened at run time). It runs for a bounded time as a
 # test, from the seed modules in fuzz/corpus. Off (with the reason) where clang's
-# libFuzzer does not link; DGLINK_FUZZ_CLANGXX and the probe come from compiler/fuzz.
+# libFuzzer does not link (dglink_fuzzing_unavailable, cmake/DglinkOptions.cmake).
 set(SpirvFuzzDir ${CMAKE_CURRENT_LIST_DIR})
-find_program(DGLINK_FUZZ_CLANGXX NAMES clang++-15 DOC "clang++ with libFuzzer for the fuzz targets")
-set(SpirvFuzzOff "")
-if(NOT DGLINK_FUZZ_CLANGXX)
-  set(SpirvFuzzOff "clang++-15 not found")
-else()
-  set(Probe ${CMAKE_CURRENT_BINARY_DIR}/fuzz_probe)
-  file(WRITE ${Probe}.cpp "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const uint8_t *, size_t) { return 0; }\n")
-  execute_process(COMMAND ${DGLINK_FUZZ_CLANGXX} -fsanitize=fuzzer,address ${Probe}.cpp -o ${Probe}
-                  RESULT_VARIABLE ProbeResult OUTPUT_QUIET ERROR_QUIET)
-  if(NOT ProbeResult EQUAL 0)
-    set(SpirvFuzzOff "clang++-15 -fsanitize=fuzzer does not link (libFuzzer runtime missing: libclang-common-15-dev)")
-  endif()
-endif()
+dglink_fuzzing_unavailable(SpirvFuzzOff)
 if(SpirvFuzzOff)
   message(STATUS "dglink: SPIR-V intake fuzz target OFF: ${SpirvFuzzOff}")
   return()
