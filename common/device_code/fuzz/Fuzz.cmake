@@ -5,6 +5,12 @@
 # libFuzzer does not link (dglink_fuzzing_unavailable, cmake/DglinkOptions.cmake).
 set(SpirvFuzzDir ${CMAKE_CURRENT_LIST_DIR})
 dglink_fuzzing_unavailable(SpirvFuzzOff)
+# In the sanitizer build the LLVM side carries GCC's ASan runtime, which cannot be
+# opened into a binary linked with clang's (ASan refuses two runtimes in one process):
+# the fuzz target carries its own sanitizers and runs in the plain build.
+if(DGLINK_SANITIZE)
+  set(SpirvFuzzOff "the sanitizer build: the LLVM side has GCC's ASan runtime, the fuzz target clang's (it runs in the plain build)")
+endif()
 if(SpirvFuzzOff)
   message(STATUS "dglink: SPIR-V intake fuzz target OFF: ${SpirvFuzzOff}")
   return()
