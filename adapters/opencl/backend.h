@@ -213,6 +213,7 @@ public:
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out) override;
+  pi_result completeMetadata(const char *Function, ImageMetadata &Metadata) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Program, Out); }
 
   // The storage of the program's lowered device globals on Device, made with its
@@ -234,6 +235,12 @@ public:
   // could not list them: a flat binary from piProgramCreateWithBinary).
   std::set<std::string> LoweredKernels;
   bool AllKernelsLowered = false;
+  // SPIR-V whose device globals the adapter lowered itself when it made the program (an
+  // image without dglink's lowering, e.g. DPC++'s, for a device that cannot reach them
+  // by name): where they live, until completeMetadata moves it into the program's
+  // metadata; or why they could not be lowered.
+  std::optional<LoweredStorage> OwnLowering;
+  std::string NotLowered;
 
 private:
   std::mutex Mutex; // Storage and NamedGlobals

@@ -67,7 +67,12 @@ pi_result ClProgram::findGlobal(_pi_program &Owner, _pi_device &Device, const st
   // Intel extension no copy reaches the variable: the copy says why, after the range and
   // host-access checks, as on every device.
   auto Made = std::make_unique<ClMem>(ClMem::Kind::NamedGlobal, Program, Name);
-  if (Device.Description.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NATIVE) {
+  if (Device.Description.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NATIVE && !NotLowered.empty()) {
+    Made->What = ClMem::Kind::Unreachable;
+    Made->Name = fmt::format("the device globals of program {} could not be lowered for device "
+                             "'{}', which has no cl_intel_global_variable_access: {}",
+                             fmt::ptr(&Owner), Device.Description.Name, NotLowered);
+  } else if (Device.Description.DeviceGlobal != PI_DEVICE_GLOBAL_MECHANISM_NATIVE) {
     Made->What = ClMem::Kind::Unreachable;
     Made->Name = fmt::format(
         "program {} was made from an image whose device globals were not lowered, and device "

@@ -4,6 +4,7 @@
 // driver, with the storage layout of lowered images merged by the link.
 #include "backend.h"
 
+#include <dglink/device_code/spirv_module.h>
 #include <dglink/device_code/translate.h>
 #include <dglink/support/device_code.h>
 #include <dglink/support/link.h>
@@ -92,19 +93,50 @@ pi_result checkConsumable(const char *Function, ImageFormat Format,
   return PI_SUCCESS;
 }
 
+// Whether a program for Devices reaches device globals through storage the adapter
+// owns (a device without cl_intel_global_variable_access): SPIR-V that carries mutable
+// program-scope variables is then lowered here, as the shim lowers its images.
+bool lowersDeviceGlobals(const std::vector<_pi_device *> &Devices) {
+  return std::any_of(Devices.begin(), Devices.end(), [](const _pi_device *Device) {
+    return Device->Description.DeviceGlobal == PI_DEVICE_GLOBAL_MECHANISM_LOWERED;
+  });
+}
+
 // A SPIR-V module (which the core has checked) for Devices: given to the driver as it is
 // where every device takes SPIR-V (Translated stays null), else translated once into SPIR
 // bitcode where every device takes that (common/device_code; later programs of the same
-// module reuse the translation).
+// module reuse the translation). Where the devices reach device globals only through
+// the adapter's storage, the module's variables are lowered on the way (Lowered says
+// where they went, or why they stayed); SPIR-V devices then get the lowered module as
+// SPIR-V.
 pi_result spirvIntake(const char *Function, const core::ProgramSource &Source,
-                      const std::vector<_pi_device *> &Devices, device_code::Bytes &Translated) {
+                      const std::vector<_pi_device *> &Devices, device_code::Bytes &Translated,
+                      device_code::LoweredTranslation &Lowered) {
   bool AllTakeSpirV = true, AllTakeSpir = true;
   for (const _pi_device *Device : Devices) {
     AllTakeSpirV = AllTakeSpirV && clDevice(*Device).ConsumesSpirV;
     AllTakeSpir = AllTakeSpir && clDevice(*Device).ConsumesSpir;
   }
-  if (AllTakeSpirV)
+  // Only a module with variables of the global address space has anything to lower.
+  const bool Lower = lowersDeviceGlobals(Devices) &&
+                     device_code::spirvHasGlobalVariables(Source.Data, Source.Size);
+  if (AllTakeSpirV && !Lower)
     return PI_SUCCESS;
+  if (AllTakeSpirV) {
+    // Where the LLVM side is missing (a host without LLVM), the driver still takes the
+    // module; its device globals stay out of reach, and the copies say why.
+    std::string Why;
+    if (!device_code::translatorAvailable(Why)) {
+      Lowered.NotLowered = "the SPIR-V translator cannot be loaded to lower them: " + Why;
+      return PI_SUCCESS;
+    }
+    DGLINK_TRY(device_code::translateSpirvLowered(Function, Source.Data, Source.Size,
+                                                  DeviceCode::SpirV, Lowered));
+    // Nothing lowered: the driver takes the caller's module as it is.
+    if (Lowered.Lowered)
+      Translated = Lowered.Code;
+    return PI_SUCCESS;
+  }
   for (const _pi_device *Device : Devices)
     if (!clDevice(*Device).ConsumesSpirV && !clDevice(*Device).ConsumesSpir)
       return fail(PI_ERROR_INVALID_OPERATION,
@@ -118,8 +150,13 @@ pi_result spirvIntake(const char *Function, const core::ProgramSource &Source,
                 "{}: the devices of the context take SPIR-V in different forms (some as SPIR-V, "
                 "some only as SPIR bitcode); create the program for one kind of device",
                 Function);
-  return device_code::translateSpirv(Function, Source.Data, Source.Size, DeviceCode::Spir,
-                                     Translated);
+  if (!Lower)
+    return device_code::translateSpirv(Function, Source.Data, Source.Size, DeviceCode::Spir,
+                                       Translated);
+  DGLINK_TRY(device_code::translateSpirvLowered(Function, Source.Data, Source.Size,
+                                                DeviceCode::Spir, Lowered));
+  Translated = Lowered.Code;
+  return PI_SUCCESS;
 }
 
 // Whether every device can run code of the image's target: a native image for another
@@ -302,16 +339,27 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
   DGLINK_TRY(checkTarget(Function, Source.Target, Program.Devices));
   DGLINK_TRY(checkConsumable(Function, Format, Program.Devices));
   device_code::Bytes Translated;
+  device_code::LoweredTranslation Lowered;
   if (Format == ImageFormat::SpirV)
-    DGLINK_TRY(spirvIntake(Function, Source, Program.Devices, Translated));
+    DGLINK_TRY(spirvIntake(Function, Source, Program.Devices, Translated, Lowered));
   std::set<std::string> Entries;
   if (Source.Image != nullptr)
     DGLINK_TRY(imageEntries(Function, *Source.Image, Entries));
 
+  // What the driver is given: the caller's bytes, or SPIR-V made into SPIR bitcode, or
+  // SPIR-V whose device globals were lowered (still SPIR-V where the devices take it).
+  const ImageFormat DriverFormat =
+      Translated == nullptr ? Format
+      : Lowered.Lowered && Format == ImageFormat::SpirV &&
+              detectFormat(Translated->data(), Translated->size()) == ImageFormat::SpirV
+          ? ImageFormat::SpirV
+          : ImageFormat::LlvmBitcode;
   auto Impl = std::make_unique<ClProgram>(*this, nullptr);
   cl_int Error = CL_SUCCESS;
-  if (Format == ImageFormat::SpirV && Translated == nullptr) {
-    Impl->Program = clCreateProgramWithIL(Context, Source.Data, Source.Size, &Error);
+  if (DriverFormat == ImageFormat::SpirV) {
+    const unsigned char *Il = Translated ? Translated->data() : Source.Data;
+    const size_t IlSize = Translated ? Translated->size() : Source.Size;
+    Impl->Program = clCreateProgramWithIL(Context, Il, IlSize, &Error);
     if (Error != CL_SUCCESS)
       return clFailure(Error, Function, "clCreateProgramWithIL");
   } else {
@@ -340,8 +388,14 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
     // its kernels take the storage.
     Impl->AllKernelsLowered = true;
   }
+  if (Lowered.Lowered) {
+    // Every kernel of the module took the storage argument.
+    Impl->OwnLowering = std::move(Lowered.Lowered);
+    Impl->AllKernelsLowered = true;
+  }
+  Impl->NotLowered = std::move(Lowered.NotLowered);
   Impl->Format = Format;
-  Impl->DriverFormat = Translated ? ImageFormat::LlvmBitcode : Format;
+  Impl->DriverFormat = DriverFormat;
   Program.Format = piFormat(Format);
   // OpenCL links by format: the target is the format's link-format name.
   if (const char *LinkFormat = linkFormatOf(Format))
@@ -355,6 +409,20 @@ ClProgram::~ClProgram() {
   NamedGlobals.clear();
   if (Program != nullptr)
     clReleaseProgram(Program);
+}
+
+pi_result ClProgram::completeMetadata(const char *Function, ImageMetadata &Metadata) {
+  if (!OwnLowering)
+    return PI_SUCCESS;
+  // An image lowered by the shim has no program-scope variables left to lower.
+  if (Metadata.Lowered)
+    return fail(PI_ERROR_INVALID_BINARY,
+                "{}: the image says its device globals were lowered (DGLINK/ property sets) but "
+                "its module still defines mutable program-scope variables",
+                Function);
+  Metadata.Lowered = std::move(OwnLowering);
+  OwnLowering.reset();
+  return PI_SUCCESS;
 }
 
 bool ClProgram::takesStorage(const _pi_program &Owner, const std::string &Name) const {

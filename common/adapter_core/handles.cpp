@@ -224,6 +224,11 @@ QueueImpl::~QueueImpl() = default;
 MemImpl::~MemImpl() = default;
 ProgramImpl::~ProgramImpl() = default;
 
+pi_result ProgramImpl::completeMetadata(const char * /*Function*/,
+                                        dglink::ImageMetadata & /*Metadata*/) {
+  return PI_SUCCESS;
+}
+
 pi_result ProgramImpl::binaries(const _pi_program &Program,
                                 std::vector<std::vector<uint8_t>> &Out) {
   Out.assign(Program.Devices.size(), Program.Binary);

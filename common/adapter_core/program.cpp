@@ -4,11 +4,13 @@
 #include "entry.h"
 
 #include <dglink/device_code/spirv_module.h>
+#include <dglink/device_code/spirv_specialize.h>
 #include <dglink/support/image.h>
 #include <dglink/support/link.h>
 #include <dglink/support/log.h>
 
 #include <cstring>
+#include <optional>
 
 using namespace dglink::core;
 
@@ -64,7 +66,39 @@ pi_result refuseLowered(const char *Function, const dglink::ImageMetadata &Metad
   return dglink::refuseLoweredImage(Function, Metadata);
 }
 
-pi_result adopt(std::unique_ptr<_pi_program> &Program, pi_program *RetProgram) {
+// Makes the backend's program again from the module specialized with the constants set
+// since it was made (called with Program.Mutex held, before a build or compile). The
+// metadata the backend added (lowered device globals) is made again with it.
+pi_result applySpecializationConstants(const char *Function, _pi_program &Program) {
+  if (Program.SpecConstantsApplied)
+    return PI_SUCCESS;
+  std::vector<uint8_t> Specialized;
+  DGLINK_TRY(dglink::device_code::specializeSpirv(
+      Function, Program.Binary.data(), Program.Binary.size(), Program.SpecConstants, Specialized));
+  ProgramSource Source;
+  Source.From = ProgramSource::Origin::IL;
+  Source.Data = Specialized.data();
+  Source.Size = Specialized.size();
+  std::unique_ptr<ProgramImpl> Old = std::move(Program.Impl);
+  std::optional<dglink::LoweredStorage> OldLowered = std::move(Program.Metadata.Lowered);
+  Program.Metadata.Lowered.reset();
+  pi_result Result = Program.Context->Impl->createProgram(Function, Source, Program);
+  if (Result == PI_SUCCESS)
+    Result = Program.Impl->completeMetadata(Function, Program.Metadata);
+  if (Result != PI_SUCCESS) {
+    Program.Impl = std::move(Old); // the program stays as it was
+    Program.Metadata.Lowered = std::move(OldLowered);
+    return Result;
+  }
+  Program.SpecConstantsApplied = true;
+  return PI_SUCCESS;
+}
+
+// Hands a new program out, once its metadata is complete (the backend adds what its own
+// changes to the code made known: the OpenCL adapter's lowered device globals).
+pi_result adopt(const char *Function, std::unique_ptr<_pi_program> &Program,
+                pi_program *RetProgram) {
+  DGLINK_TRY(Program->Impl->completeMetadata(Function, Program->Metadata));
   retain(Program->Context);
   *RetProgram = Program.release();
   return PI_SUCCESS;
@@ -89,6 +123,39 @@ dglink::ImageMetadata mergeMetadata(const std::vector<const dglink::ImageMetadat
 
 } // namespace
 
+namespace dglink::core {
+
+pi_result setSpecializationConstants(const char *Function, _pi_program &Program,
+                                     const std::map<uint32_t, std::vector<uint8_t>> &Values) {
+  std::lock_guard<std::mutex> Lock(Program.Mutex);
+  if (!Program.FromIl)
+    return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                        "{}: program {} was not made from SPIR-V (urProgramCreateWithIL): its "
+                        "code has no specialization constants to set",
+                        Function, fmt::ptr(&Program));
+  const std::map<uint32_t, size_t> Known =
+      dglink::device_code::spirvSpecConstants(Program.Binary.data(), Program.Binary.size());
+  for (const auto &[Id, Value] : Values) {
+    const auto Found = Known.find(Id);
+    if (Found == Known.end())
+      return dglink::fail(PI_ERROR_INVALID_SPEC_ID,
+                          "{}: the SPIR-V module of program {} has no specialization constant "
+                          "with SpecId {}",
+                          Function, fmt::ptr(&Program), Id);
+    if (Found->second != Value.size())
+      return dglink::fail(PI_ERROR_INVALID_VALUE,
+                          "{}: specialization constant {} of program {} has {} bytes, the value "
+                          "given {}",
+                          Function, Id, fmt::ptr(&Program), Found->second, Value.size());
+  }
+  for (const auto &[Id, Value] : Values)
+    Program.SpecConstants[Id] = Value;
+  Program.SpecConstantsApplied = false;
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::core
+
 extern "C" {
 
 PI_API_EXPORT pi_result piProgramCreate(pi_context Context, const void *IL, size_t Length,
@@ -105,7 +172,8 @@ PI_API_EXPORT pi_result piProgramCreate(pi_context Context, const void *IL, size
   Source.Size = Length;
   std::unique_ptr<_pi_program> Program;
   DGLINK_TRY(newProgram(__func__, Context, 0, nullptr, Source, Program));
-  return adopt(Program, RetProgram);
+  Program->FromIl = dglink::detectFormat(Source.Data, Source.Size) == dglink::ImageFormat::SpirV;
+  return adopt(__func__, Program, RetProgram);
 }
 DGLINK_CATCH_ALL
 
@@ -144,7 +212,7 @@ PI_API_EXPORT pi_result piProgramCreateWithBinary(
       BinaryStatus[I] = Result;
   DGLINK_TRY(Result);
   Program->Metadata = std::move(Properties);
-  return adopt(Program, RetProgram);
+  return adopt(__func__, Program, RetProgram);
 }
 DGLINK_CATCH_ALL
 
@@ -174,7 +242,7 @@ PI_API_EXPORT pi_result piextProgramCreateWithImage(pi_context Context, pi_uint3
   DGLINK_TRY(refuseLowered(__func__, Program->Metadata));
   if (Image->CompileOptions != nullptr)
     Program->Options = Image->CompileOptions;
-  return adopt(Program, RetProgram);
+  return adopt(__func__, Program, RetProgram);
 }
 DGLINK_CATCH_ALL
 
@@ -199,6 +267,7 @@ PI_API_EXPORT pi_result piProgramBuild(pi_program Program, pi_uint32 NumDevices,
                           fmt::ptr(Program));
     if (Options != nullptr)
       Program->Options = Options;
+    DGLINK_TRY(applySpecializationConstants(__func__, *Program));
     std::string Log;
     Result = Program->Impl->build(*Program, Program->Options, Log);
     Program->Log = std::move(Log);
@@ -242,6 +311,7 @@ PI_API_EXPORT pi_result piProgramCompile(pi_program Program, pi_uint32 NumDevice
                           fmt::ptr(Program));
     if (Options != nullptr && *Options != '\0')
       Program->Options = Options;
+    DGLINK_TRY(applySpecializationConstants(__func__, *Program));
     std::string Log;
     Result = Program->Impl->compile(*Program, Program->Options, Log);
     Program->Log = std::move(Log);

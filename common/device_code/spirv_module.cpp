@@ -3,6 +3,7 @@
 #include <dglink/support/error.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,79 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
     return Malformed("it has " + std::to_string(MemoryModels) +
                      " OpMemoryModel instructions, not exactly one");
   return PI_SUCCESS;
+}
+
+std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t Size) {
+  // Decorations (SPIR-V section 3.20): LinkageAttributes, and HostAccessINTEL under the
+  // number llvm-spirv 15 writes (6147, before SPV_INTEL_global_variable_host_access was
+  // published) and the published one (6188).
+  constexpr uint32_t LinkageAttributes = 41, HostAccessOld = 6147, HostAccess = 6188;
+  const auto *Bytes = static_cast<const unsigned char *>(Data);
+  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
+  const auto Word = [Bytes](size_t Index) {
+    uint32_t Value;
+    std::memcpy(&Value, Bytes + Index * 4, 4);
+    return Value;
+  };
+  // A literal string from word From up to word End (nul-terminated, packed little-endian).
+  const auto StringAt = [Bytes](size_t From, size_t End) {
+    std::string Text;
+    for (size_t Byte = From * 4; Byte < End * 4 && Bytes[Byte] != 0; ++Byte)
+      Text.push_back(static_cast<char>(Bytes[Byte]));
+    return Text;
+  };
+  std::map<uint32_t, std::string> Names, Linkage, HostNames;
+  for (size_t At = SpirvHeaderWords; At < NumWords;) {
+    const uint32_t Count = Word(At) >> 16;
+    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
+    if (Count == 0 || Count > NumWords - At)
+      break; // not a checked module: nothing more is read
+    const size_t End = At + Count;
+    if (Op == OpName && Count >= 3)
+      Names[Word(At + 1)] = StringAt(At + 2, End);
+    else if (Op == OpDecorate && Count >= 4) {
+      const uint32_t Decoration = Word(At + 2);
+      if (Decoration == LinkageAttributes)
+        Linkage[Word(At + 1)] = StringAt(At + 3, End);
+      else if ((Decoration == HostAccessOld || Decoration == HostAccess) && Count >= 5)
+        HostNames[Word(At + 1)] = StringAt(At + 4, End);
+    } else if (Op == OpFunction) {
+      break; // names and decorations come before the first function
+    }
+    At = End;
+  }
+  std::map<std::string, std::string> Result;
+  for (const auto &[Id, HostName] : HostNames) {
+    const auto Linked = Linkage.find(Id);
+    const auto Named = Names.find(Id);
+    const std::string *Symbol = Linked != Linkage.end() ? &Linked->second
+                                : Named != Names.end()  ? &Named->second
+                                                        : nullptr;
+    if (Symbol != nullptr && !Symbol->empty() && !HostName.empty())
+      Result.emplace(*Symbol, HostName);
+  }
+  return Result;
+}
+
+bool spirvHasGlobalVariables(const void *Data, size_t Size) {
+  constexpr uint32_t CrossWorkgroup = 5;
+  const auto *Bytes = static_cast<const unsigned char *>(Data);
+  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
+  const auto Word = [Bytes](size_t Index) {
+    uint32_t Value;
+    std::memcpy(&Value, Bytes + Index * 4, 4);
+    return Value;
+  };
+  for (size_t At = SpirvHeaderWords; At < NumWords;) {
+    const uint32_t Count = Word(At) >> 16;
+    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
+    if (Count == 0 || Count > NumWords - At || Op == OpFunction)
+      return false; // module-scope variables come before the first function
+    if (Op == OpVariable && Count >= 4 && Word(At + 3) == CrossWorkgroup)
+      return true;
+    At += Count;
+  }
+  return false;
 }
 
 } // namespace dglink::device_code

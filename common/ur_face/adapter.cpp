@@ -4,6 +4,7 @@
 
 #include <dglink/ur_ext.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace dglink::ur {
@@ -325,8 +326,14 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_USM_POOL_SUPPORT:
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
+  case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS: {
+    // Specialization constants are set in a SPIR-V module's words before it is built
+    // (dglink::core::setSpecializationConstants): wherever the device takes SPIR-V,
+    // translated or not.
+    const std::vector<std::string> Formats = splitOnSpaces(D.ImageFormats);
+    return Answer.boolean(std::find(Formats.begin(), Formats.end(), "spirv64") != Formats.end());
+  }
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
-  case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
   case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
   case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:

@@ -76,6 +76,8 @@ ur_result_t urProgramLinkExp(ur_context_handle_t, uint32_t, ur_device_handle_t *
                              const char *, ur_program_handle_t *);
 ur_result_t urProgramRetain(ur_program_handle_t);
 ur_result_t urProgramRelease(ur_program_handle_t);
+ur_result_t urProgramSetSpecializationConstants(ur_program_handle_t, uint32_t,
+                                                const ur_specialization_constant_info_t *);
 ur_result_t urProgramGetInfo(ur_program_handle_t, ur_program_info_t, size_t, void *, size_t *);
 ur_result_t urProgramGetBuildInfo(ur_program_handle_t, ur_device_handle_t, ur_program_build_info_t,
                                   size_t, void *, size_t *);

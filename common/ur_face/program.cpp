@@ -395,6 +395,35 @@ ur_result_t urProgramRelease(ur_program_handle_t hProgram) try {
 }
 DGLINK_UR_CATCH_ALL
 
+ur_result_t
+urProgramSetSpecializationConstants(ur_program_handle_t hProgram, uint32_t count,
+                                    const ur_specialization_constant_info_t *pSpecConstants) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hProgram);
+  DGLINK_UR_NOT_NULL_POINTER(pSpecConstants);
+  if (count == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'count' is 0", __func__);
+  DGLINK_UR_CHECK(hProgram, PI_ERROR_INVALID_PROGRAM);
+  std::map<uint32_t, std::vector<uint8_t>> Values;
+  for (uint32_t I = 0; I < count; ++I) {
+    const ur_specialization_constant_info_t &Info = pSpecConstants[I];
+    if (Info.pValue == nullptr)
+      return failUr(UR_RESULT_ERROR_INVALID_VALUE, "{}: pSpecConstants[{}].pValue is null",
+                    __func__, I);
+    const auto *Bytes = static_cast<const uint8_t *>(Info.pValue);
+    // A size beyond any scalar's is refused by the module check below; this bounds the
+    // copy.
+    if (Info.size > 8)
+      return failUr(UR_RESULT_ERROR_INVALID_VALUE,
+                    "{}: pSpecConstants[{}].size is {} bytes; a specialization constant has 1, "
+                    "2, 4 or 8",
+                    __func__, I, Info.size);
+    Values[Info.id].assign(Bytes, Bytes + Info.size);
+  }
+  DGLINK_UR_TRY(dglink::core::setSpecializationConstants(__func__, *core(hProgram), Values));
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
 // ---- program queries ----
 
 ur_result_t urProgramGetInfo(ur_program_handle_t hProgram, ur_program_info_t propName,

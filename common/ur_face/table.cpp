@@ -73,6 +73,7 @@ ur_dditable_t makeTable() {
   Table.Program.pfnLink = urProgramLink;
   Table.Program.pfnRetain = urProgramRetain;
   Table.Program.pfnRelease = urProgramRelease;
+  Table.Program.pfnSetSpecializationConstants = urProgramSetSpecializationConstants;
   Table.Program.pfnGetInfo = urProgramGetInfo;
   Table.Program.pfnGetBuildInfo = urProgramGetBuildInfo;
   Table.Program.pfnGetGlobalVariablePointer = urProgramGetGlobalVariablePointer;

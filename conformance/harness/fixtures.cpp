@@ -183,6 +183,11 @@ void QueueTest::createProgram(const std::string &Name, const std::string &Format
   // A device whose device globals live in adapter-owned storage gets the image lowered
   // for it where the source has one; every other device the image whose device globals
   // stay at program scope.
+  // DGLINK_CONFORMANCE_UNLOWERED=1 gives every device the image that was not lowered:
+  // the OpenCL adapter then lowers SPIR-V itself, as it does for DPC++'s images.
+  const char *Unlowered = std::getenv("DGLINK_CONFORMANCE_UNLOWERED");
+  if (Unlowered != nullptr && std::string(Unlowered) == "1")
+    AllowLowered = false;
   const EmbeddedImage *Image = nullptr;
   if (AllowLowered && deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_LOWERED)
     Image = findImage(Name, Format, true);

@@ -921,6 +921,10 @@ TEST_P(DeviceGlobalsUnsupported, ReadAndWriteRefused) {
   std::string Format, WhyNot;
   if (!chooseFormat(Format, WhyNot))
     GTEST_SKIP() << WhyNot;
+  if (Mechanism == PI_DEVICE_GLOBAL_MECHANISM_LOWERED && Format == "spirv64")
+    GTEST_SKIP() << "the OpenCL adapter lowers the device globals of SPIR-V that was not lowered "
+                    "itself (the DeviceGlobals scenarios with DGLINK_CONFORMANCE_UNLOWERED=1 "
+                    "cover it)";
   ProgramHandle Program;
   if (Mechanism == PI_DEVICE_GLOBAL_MECHANISM_LOWERED) {
     // The image that keeps its device globals at program scope needs OpenCL C 2.0, which

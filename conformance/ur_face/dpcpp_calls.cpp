@@ -504,5 +504,233 @@ TEST_P(UrProgramMetadata, GlobalIdMappingWithoutPrefixIsRefused) {
 
 DGLINK_INSTANTIATE_FOR_DEVICES(UrProgramMetadata);
 
+// ---- a DPC++ replay ----
+
+// What DPC++'s SYCL runtime does, call for call in its order, for a program with one
+// device_global without device_image_scope (db_shared: the program holds a pointer to
+// the value, which the runtime keeps in device USM) and one with it (db_scoped: the
+// program holds the value), on the image DPC++ would pick for the device:
+//   urContextCreate (every device of the platform), urQueueCreate (out-of-order flag),
+//   urDeviceSelectBinary among DPC++'s targets (spir64 = SPIR-V, nvptx64 = PTX),
+//   urProgramCreateWithIL with null properties (SPIR-V, HostAccessINTEL names, no dglink
+//   metadata) or urProgramCreateWithBinary with "<id>@global_id_mapping" (PTX),
+//   urProgramBuildExp, urKernelCreate + urKernelSetExecInfo(USM_INDIRECT_ACCESS),
+//   urUSMDeviceAlloc + urEnqueueUSMMemcpy of the initial value, the 8-byte USM-pointer
+//   write at the first launch, urEnqueueDeviceGlobalVariableWrite of the image-scope
+//   value, urEnqueueKernelLaunchWithArgsExp, urEnqueueUSMMemcpy and
+//   urEnqueueDeviceGlobalVariableRead back, then teardown in DPC++'s order.
+// The image (conformance/device_code/dg_database_a.cl) is the shim's plain one: its
+// device globals keep DPC++'s layout and names.
+class DpcppReplay : public DeviceTest {};
+
+TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
+  // Every device of the platform, as DPC++'s default context.
+  pi_uint32 Count = 0;
+  ASSERT_PI_SUCCESS(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
+  std::vector<pi_device> All(Count);
+  ASSERT_PI_SUCCESS(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, Count, All.data(), nullptr));
+  std::vector<ur_device_handle_t> Devices;
+  for (pi_device Each : All)
+    Devices.push_back(asUr(Each));
+  ur_context_handle_t Context = nullptr;
+  ASSERT_EQ(
+      urContextCreate(static_cast<uint32_t>(Devices.size()), Devices.data(), nullptr, &Context),
+      UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ur_queue_properties_t QueueProperties{UR_STRUCTURE_TYPE_QUEUE_PROPERTIES, nullptr,
+                                        UR_QUEUE_FLAG_OUT_OF_ORDER_EXEC_MODE_ENABLE};
+  ur_queue_handle_t Queue = nullptr;
+  const ur_result_t QueueMade = urQueueCreate(Context, asUr(Device), &QueueProperties, &Queue);
+  if (QueueMade != UR_RESULT_SUCCESS) {
+    urContextRelease(Context);
+    FAIL() << "urQueueCreate (out of order): " << QueueMade << ": " << urLastError(Platform);
+  }
+  // Teardown, whatever happens below, in DPC++'s order: kernels, program, USM, queue,
+  // context.
+  UrProgram Program;
+  void *Shared = nullptr, *Table = nullptr;
+  struct Teardown {
+    ur_context_handle_t &Context;
+    ur_queue_handle_t &Queue;
+    void *&Shared, *&Table;
+    UrProgram &Program;
+    ~Teardown() {
+      for (ur_kernel_handle_t Kernel : Program.Kernels)
+        urKernelRelease(Kernel);
+      Program.Kernels.clear();
+      if (Program.Program != nullptr)
+        urProgramRelease(Program.Program);
+      Program.Program = nullptr;
+      for (void *Usm : {Shared, Table})
+        if (Usm != nullptr)
+          urUSMFree(Context, Usm);
+      urQueueFinish(Queue);
+      urQueueRelease(Queue);
+      urContextRelease(Context);
+    }
+  } Done{Context, Queue, Shared, Table, Program};
+
+  // DPC++'s images of the program: SPIR-V and PTX, in that order.
+  ur_device_binary_t Binaries[] = {
+      {UR_STRUCTURE_TYPE_DEVICE_BINARY, nullptr, UR_DEVICE_BINARY_TARGET_SPIRV64},
+      {UR_STRUCTURE_TYPE_DEVICE_BINARY, nullptr, UR_DEVICE_BINARY_TARGET_NVPTX64}};
+  uint32_t Selected = UINT32_MAX;
+  const ur_result_t Selection = urDeviceSelectBinary(asUr(Device), Binaries, 2, &Selected);
+  if (Selection == UR_RESULT_ERROR_INVALID_BINARY)
+    GTEST_SKIP() << "the device takes neither of DPC++'s images (SPIR-V, PTX): "
+                 << urLastError(Platform);
+  ASSERT_EQ(Selection, UR_RESULT_SUCCESS) << urLastError(Platform);
+  const bool Spirv = Selected == 0;
+  const EmbeddedImage *Image = findImage("dg_database_a", Spirv ? "spirv64" : "nvptx64");
+  if (Image == nullptr)
+    GTEST_SKIP() << "the suite was built without the dg_database_a image for "
+                 << (Spirv ? "spirv64" : "nvptx64");
+  if (!Spirv && deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
+    GTEST_SKIP() << "the device takes PTX but finds no device global in it by name (mechanism: "
+                 << deviceString(PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM)
+                 << "); dglink lowers only SPIR-V itself, and translates SPIR-V only into SPIR";
+  const uint8_t *Bytes = Image->Binary->BinaryStart;
+  size_t Length = static_cast<size_t>(Image->Binary->BinaryEnd - Image->Binary->BinaryStart);
+  if (Spirv) {
+    ASSERT_EQ(urProgramCreateWithIL(Context, Bytes, Length, nullptr, &Program.Program),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+  } else {
+    // DPC++ (and UR's CTS) pass each device global's PTX symbol with an 8-byte prefix.
+    ur_image::Metadata Metadata;
+    std::vector<std::vector<uint8_t>> Owned;
+    for (const auto &[Id, Symbol] :
+         {std::pair<const char *, const char *>{"db_shared_uid", "db_shared"},
+          std::pair<const char *, const char *>{"db_scoped_uid", "db_scoped"}}) {
+      Owned.push_back(prefixed(0, Symbol, std::strlen(Symbol)));
+      _pi_device_binary_property_struct Property{nullptr, Owned.back().data(),
+                                                 PI_PROPERTY_TYPE_BYTE_ARRAY, Owned.back().size()};
+      Metadata.add(std::string(Id) + "@global_id_mapping", Property);
+    }
+    const ur_program_properties_t Properties = Metadata.properties();
+    ur_device_handle_t One = asUr(Device);
+    ASSERT_EQ(
+        urProgramCreateWithBinary(Context, 1, &One, &Length, &Bytes, &Properties, &Program.Program),
+        UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+  }
+  ur_device_handle_t One = asUr(Device);
+  ASSERT_EQ(urProgramBuildExp(Program.Program, 1, &One, 0, ""), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  const ur_kernel_handle_t Add = Program.kernel("db_a_add");
+  const ur_kernel_handle_t Read = Program.kernel("db_a_read");
+  ASSERT_NE(Add, nullptr) << urLastError(Platform);
+  ASSERT_NE(Read, nullptr) << urLastError(Platform);
+  const ur_bool_t True = 1;
+  for (ur_kernel_handle_t Kernel : {Add, Read})
+    ASSERT_EQ(urKernelSetExecInfo(Kernel, UR_KERNEL_EXEC_INFO_USM_INDIRECT_ACCESS, sizeof(True),
+                                  nullptr, &True),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+
+  // db_shared (one int) and db_table (16): each value in device USM, its initial value
+  // copied in, the pointer written into the program (sizeof(void *) at offset 0, not
+  // blocking), as DPC++ does before the first launch of a kernel that uses them.
+  const int32_t Initial = 1000;
+  std::vector<int32_t> TableInitial(16);
+  for (int32_t I = 0; I < 16; ++I)
+    TableInitial[I] = 100 * I;
+  struct Usmptr {
+    const char *Id;
+    const int32_t *Initial;
+    size_t Count;
+    void **At;
+  };
+  for (const Usmptr &Global : {Usmptr{"db_shared_uid", &Initial, 1, &Shared},
+                               Usmptr{"db_table_uid", TableInitial.data(), 16, &Table}}) {
+    ASSERT_EQ(urUSMDeviceAlloc(Context, asUr(Device), nullptr, nullptr,
+                               Global.Count * sizeof(int32_t), Global.At),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    ASSERT_EQ(urEnqueueUSMMemcpy(Queue, false, *Global.At, Global.Initial,
+                                 Global.Count * sizeof(int32_t), 0, nullptr, nullptr),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    ASSERT_EQ(urEnqueueDeviceGlobalVariableWrite(Queue, Program.Program, Global.Id, false,
+                                                 sizeof(void *), 0, Global.At, 0, nullptr, nullptr),
+              UR_RESULT_SUCCESS)
+        << Global.Id << ": " << urLastError(Platform);
+  }
+  // db_scoped: the value itself, by name.
+  const int32_t Scoped = 20;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableWrite(Queue, Program.Program, "db_scoped_uid", true,
+                                               sizeof(Scoped), 0, &Scoped, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  int32_t ScopedBack = 0;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Queue, Program.Program, "db_scoped_uid", true,
+                                              sizeof(ScopedBack), 0, &ScopedBack, 0, nullptr,
+                                              nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(ScopedBack, Scoped);
+  // The pointer the program holds is the USM allocation's.
+  void *Held = nullptr;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Queue, Program.Program, "db_shared_uid", true,
+                                              sizeof(Held), 0, &Held, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Held, Shared);
+  if (!executesKernels())
+    return; // the Level Zero test driver: the copies are what it can show
+
+  // db_a_add(7) through the launch DPC++ uses; the kernel reaches the value through the
+  // pointer and the image-scope value directly.
+  const int32_t V = 7;
+  ur_exp_kernel_arg_properties_t Argument{};
+  Argument.stype = UR_STRUCTURE_TYPE_EXP_KERNEL_ARG_PROPERTIES;
+  Argument.type = UR_EXP_KERNEL_ARG_TYPE_VALUE;
+  Argument.index = 0;
+  Argument.size = sizeof(V);
+  Argument.value.value = &V;
+  const size_t Global = 1, Local = 1;
+  ASSERT_EQ(urEnqueueKernelLaunchWithArgsExp(Queue, Add, 1, nullptr, &Global, &Local, 1, &Argument,
+                                             nullptr, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  int32_t SharedBack = 0;
+  ASSERT_EQ(
+      urEnqueueUSMMemcpy(Queue, true, &SharedBack, Shared, sizeof(SharedBack), 0, nullptr, nullptr),
+      UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(SharedBack, Initial + V);
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Queue, Program.Program, "db_scoped_uid", true,
+                                              sizeof(ScopedBack), 0, &ScopedBack, 0, nullptr,
+                                              nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(ScopedBack, Scoped + V);
+
+  // db_a_read into device USM (a pointer argument), copied out as DPC++ copies results.
+  void *Out = nullptr;
+  ASSERT_EQ(urUSMDeviceAlloc(Context, asUr(Device), nullptr, nullptr, 19 * sizeof(int32_t), &Out),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  Argument.type = UR_EXP_KERNEL_ARG_TYPE_POINTER;
+  Argument.size = sizeof(void *);
+  Argument.value.pointer = Out;
+  std::vector<int32_t> Values(19, -1);
+  EXPECT_EQ(urEnqueueKernelLaunchWithArgsExp(Queue, Read, 1, nullptr, &Global, &Local, 1, &Argument,
+                                             nullptr, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(urEnqueueUSMMemcpy(Queue, true, Values.data(), Out, Values.size() * sizeof(int32_t), 0,
+                               nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(urUSMFree(Context, Out), UR_RESULT_SUCCESS);
+  EXPECT_EQ(Values[0], Initial + V);
+  EXPECT_EQ(Values[1], Scoped + V);
+  for (int32_t I = 0; I < 16; ++I)
+    EXPECT_EQ(Values[3 + I], 100 * I + I * V) << "db_table[" << I << "]";
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(DpcppReplay);
+
 } // namespace
 } // namespace dglink::conformance

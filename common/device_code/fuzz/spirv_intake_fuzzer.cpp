@@ -1,5 +1,6 @@
 // libFuzzer target: the SPIR-V intake of OpenCL devices without IL (the module check,
-// the translation cache, the translator run in its child process). Any input must be
+// the translation cache, the translator run in its child process, the lowering of
+// device globals). Any input must be
 // translated into SPIR bitcode or refused with PI_ERROR_INVALID_BINARY and a message;
 // nothing may crash or hang the caller.
 #include <dglink/device_code/translate.h>
@@ -26,13 +27,21 @@ struct Tally {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  dglink::device_code::Bytes Out;
-  const pi_result Result =
-      dglink::device_code::translateSpirv("fuzz", Data, Size, dglink::DeviceCode::Spir, Out);
+  // The intake with the lowering of device globals, what an OpenCL device without
+  // device-global access gets (the plain translation is its first half).
+  dglink::device_code::LoweredTranslation Lowered;
+  const pi_result Result = dglink::device_code::translateSpirvLowered(
+      "fuzz", Data, Size, dglink::DeviceCode::Spir, Lowered);
   if (Result == PI_SUCCESS) {
-    // SPIR bitcode starts with the bitcode magic.
+    // SPIR bitcode starts with the bitcode magic; every lowered variable lies inside
+    // the storage.
+    const dglink::device_code::Bytes &Out = Lowered.Code;
     if (Out == nullptr || Out->size() < 4 || (*Out)[0] != 'B' || (*Out)[1] != 'C')
       std::abort();
+    if (Lowered.Lowered)
+      for (const auto &[Name, Variable] : Lowered.Lowered->Variables)
+        if (Variable.Offset + Variable.Size > Lowered.Lowered->Size)
+          std::abort();
     ++Seen.Translated;
     return 0;
   }

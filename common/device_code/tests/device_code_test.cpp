@@ -2,25 +2,29 @@
 // message), the translation cache (hits, bounds, eviction, threads) and the translation
 // of a real module (made at build time by clang-15 and llvm-spirv-15) into SPIR bitcode.
 #include <dglink/device_code/spirv_module.h>
+#include <dglink/device_code/spirv_specialize.h>
 #include <dglink/device_code/translate.h>
 #include <dglink/support/error.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <thread>
 #include <vector>
 
 namespace dglink::device_code {
 namespace {
 
-std::vector<uint8_t> realModule() {
-  std::ifstream In(DGLINK_DEVICE_CODE_TEST_SPIRV, std::ios::binary);
+std::vector<uint8_t> moduleFile(const char *Path) {
+  std::ifstream In(Path, std::ios::binary);
   return {std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
 }
+std::vector<uint8_t> realModule() { return moduleFile(DGLINK_DEVICE_CODE_TEST_SPIRV); }
 
 void setWord(std::vector<uint8_t> &Bytes, size_t Index, uint32_t Value) {
   std::memcpy(Bytes.data() + Index * 4, &Value, 4);
@@ -171,6 +175,83 @@ TEST(TranslationCache, ServesManyThreadsAtOnce) {
   EXPECT_LE(Cache.counters().Entries, 16u);
 }
 
+// The literal words of the OpSpecConstant* decorated with SpecId Id (its opcode first).
+std::vector<uint32_t> specConstantWords(const std::vector<uint8_t> &Module, uint32_t Id) {
+  const auto Word = [&Module](size_t Index) {
+    uint32_t Value;
+    std::memcpy(&Value, Module.data() + Index * 4, 4);
+    return Value;
+  };
+  uint32_t Result = 0;
+  for (size_t At = 5; At < Module.size() / 4; At += Word(At) >> 16)
+    if ((Word(At) & 0xFFFF) == 71 && Word(At + 2) == 1 && Word(At + 3) == Id)
+      Result = Word(At + 1);
+  for (size_t At = 5; At < Module.size() / 4; At += Word(At) >> 16) {
+    const uint32_t Op = Word(At) & 0xFFFF;
+    if (Op >= 48 && Op <= 50 && Word(At + 2) == Result) {
+      std::vector<uint32_t> Words{Op};
+      for (size_t I = At + 3; I < At + (Word(At) >> 16); ++I)
+        Words.push_back(Word(I));
+      return Words;
+    }
+  }
+  return {};
+}
+
+std::vector<uint8_t> bytesOf(uint64_t Value, size_t Size) {
+  std::vector<uint8_t> Bytes(Size);
+  std::memcpy(Bytes.data(), &Value, Size);
+  return Bytes;
+}
+
+TEST(SpirvSpecialization, ConstantsAreFoundAndSetInTheirWords) {
+  const std::vector<uint8_t> Module = moduleFile(DGLINK_DEVICE_CODE_TEST_SPEC_SPIRV);
+  ASSERT_GT(Module.size(), 20u) << "missing " << DGLINK_DEVICE_CODE_TEST_SPEC_SPIRV;
+  ASSERT_EQ(checkSpirvModule("f", Module.data(), Module.size()), PI_SUCCESS);
+  EXPECT_EQ(spirvSpecConstants(Module.data(), Module.size()),
+            (std::map<uint32_t, size_t>{{0, 4}, {1, 8}, {2, 1}, {3, 2}}));
+  EXPECT_EQ(specConstantWords(Module, 0), (std::vector<uint32_t>{50, 1000}));
+  EXPECT_EQ(specConstantWords(Module, 2), (std::vector<uint32_t>{49}));
+
+  std::vector<uint8_t> Out;
+  ASSERT_EQ(specializeSpirv("f", Module.data(), Module.size(),
+                            {{0, bytesOf(42, 4)},
+                             {1, bytesOf(0x1122334455667788ull, 8)},
+                             {2, {1}},
+                             {3, bytesOf(static_cast<uint16_t>(-3), 2)}},
+                            Out),
+            PI_SUCCESS)
+      << lastErrorMessage();
+  ASSERT_EQ(Out.size(), Module.size());
+  EXPECT_EQ(checkSpirvModule("f", Out.data(), Out.size()), PI_SUCCESS);
+  EXPECT_EQ(specConstantWords(Out, 0), (std::vector<uint32_t>{50, 42}));
+  EXPECT_EQ(specConstantWords(Out, 1), (std::vector<uint32_t>{50, 0x55667788u, 0x11223344u}));
+  EXPECT_EQ(specConstantWords(Out, 2), (std::vector<uint32_t>{48}));
+  // A 16-bit literal fills the low half of its word; OpenCL's integer types carry no
+  // signedness (0), so the high half is zero, as SPIR-V requires then.
+  EXPECT_EQ(specConstantWords(Out, 3), (std::vector<uint32_t>{50, 0x0000FFFDu}));
+  // Only the words of the constants changed.
+  size_t Changed = 0;
+  for (size_t I = 0; I < Module.size(); ++I)
+    Changed += Module[I] != Out[I];
+  EXPECT_LE(Changed, 4u + 8u + 1u + 4u);
+}
+
+TEST(SpirvSpecialization, UnknownIdsAndWrongSizesAreRefused) {
+  const std::vector<uint8_t> Module = moduleFile(DGLINK_DEVICE_CODE_TEST_SPEC_SPIRV);
+  std::vector<uint8_t> Out{9};
+  EXPECT_EQ(specializeSpirv("f", Module.data(), Module.size(), {{999, bytesOf(1, 4)}}, Out),
+            PI_ERROR_INVALID_SPEC_ID);
+  EXPECT_EQ(lastErrorMessage(),
+            "f: the SPIR-V module has no specialization constant with SpecId 999");
+  EXPECT_EQ(specializeSpirv("f", Module.data(), Module.size(), {{1, bytesOf(1, 4)}}, Out),
+            PI_ERROR_INVALID_VALUE);
+  EXPECT_EQ(lastErrorMessage(),
+            "f: specialization constant 1 has 8 bytes in the module, the value 4");
+  EXPECT_EQ(Out, std::vector<uint8_t>{9}) << "a refused specialization wrote its output";
+  EXPECT_TRUE(spirvSpecConstants(realModule().data(), realModule().size()).empty());
+}
+
 class Translation : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -195,6 +276,84 @@ TEST_F(Translation, RealModuleBecomesSpirBitcodeOnceAndIsReused) {
             PI_SUCCESS);
   EXPECT_EQ(Second, First) << "the second translation of the same module is the cached one";
   EXPECT_EQ(translationCache().counters().Hits, HitsBefore + 1);
+}
+
+// The lowering an OpenCL device without device-global access gets: every mutable
+// program-scope variable of the global address space placed in the storage (8-byte
+// aligned, by symbol where the module names no HostAccessINTEL), its initial bytes kept,
+// the constant left alone; asked again, the same answer from the cache.
+TEST_F(Translation, VariablesAreLoweredIntoStorageWithTheirInitialBytes) {
+  const std::vector<uint8_t> Module = moduleFile(DGLINK_DEVICE_CODE_TEST_LOWERING_SPIRV);
+  ASSERT_GT(Module.size(), 20u) << "missing " << DGLINK_DEVICE_CODE_TEST_LOWERING_SPIRV;
+  EXPECT_TRUE(spirvHostAccessNames(Module.data(), Module.size()).empty());
+  EXPECT_TRUE(spirvHasGlobalVariables(Module.data(), Module.size()));
+  EXPECT_FALSE(spirvHasGlobalVariables(realModule().data(), realModule().size()));
+  translationCache().clear();
+  LoweredTranslation Lowered;
+  ASSERT_EQ(translateSpirvLowered("f", Module.data(), Module.size(), DeviceCode::Spir, Lowered),
+            PI_SUCCESS)
+      << lastErrorMessage();
+  EXPECT_EQ(Lowered.NotLowered, "");
+  ASSERT_NE(Lowered.Code, nullptr);
+  ASSERT_GT(Lowered.Code->size(), 4u);
+  EXPECT_EQ((*Lowered.Code)[0], 'B');
+  ASSERT_TRUE(Lowered.Lowered.has_value());
+  const auto &Variables = Lowered.Lowered->Variables;
+  ASSERT_EQ(Variables.size(), 3u);
+  ASSERT_EQ(Variables.count("counter"), 1u);
+  ASSERT_EQ(Variables.count("table"), 1u);
+  ASSERT_EQ(Variables.count("shared"), 1u);
+  EXPECT_EQ(Variables.at("counter").Size, 4u);
+  EXPECT_EQ(Variables.at("counter").Initializer, (std::vector<uint8_t>{5, 0, 0, 0}));
+  EXPECT_EQ(Variables.at("table").Size, 16u);
+  EXPECT_TRUE(Variables.at("table").Initializer.empty());
+  EXPECT_EQ(Variables.at("shared").Size, 8u);
+  uint64_t End = 0;
+  for (const auto &[Name, Variable] : Variables) {
+    EXPECT_EQ(Variable.Offset % 8, 0u) << Name;
+    End = std::max(End, Variable.Offset + Variable.Size);
+  }
+  EXPECT_EQ(Lowered.Lowered->Size, End);
+  std::vector<uint8_t> Initial = Lowered.Lowered->initialContents();
+  ASSERT_EQ(Initial.size(), Lowered.Lowered->Size);
+  EXPECT_EQ(Initial[Variables.at("counter").Offset], 5);
+
+  const size_t HitsBefore = translationCache().counters().Hits;
+  LoweredTranslation Again;
+  ASSERT_EQ(translateSpirvLowered("f", Module.data(), Module.size(), DeviceCode::Spir, Again),
+            PI_SUCCESS);
+  EXPECT_EQ(translationCache().counters().Hits, HitsBefore + 1);
+  EXPECT_EQ(*Again.Code, *Lowered.Code);
+  // The plain translation of the same module is another entry, and keeps the variables.
+  Bytes Plain;
+  ASSERT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Spir, Plain), PI_SUCCESS);
+  EXPECT_NE(*Plain, *Lowered.Code);
+}
+
+// SPIR-V devices get the lowered module as SPIR-V; a module without variables comes back
+// as it was, with nothing lowered.
+TEST_F(Translation, LoweringIntoSpirvAndAModuleWithNothingToLower) {
+  const std::vector<uint8_t> Module = moduleFile(DGLINK_DEVICE_CODE_TEST_LOWERING_SPIRV);
+  LoweredTranslation Lowered;
+  ASSERT_EQ(translateSpirvLowered("f", Module.data(), Module.size(), DeviceCode::SpirV, Lowered),
+            PI_SUCCESS)
+      << lastErrorMessage();
+  ASSERT_TRUE(Lowered.Lowered.has_value());
+  ASSERT_NE(Lowered.Code, nullptr);
+  EXPECT_EQ(checkSpirvModule("f", Lowered.Code->data(), Lowered.Code->size()), PI_SUCCESS)
+      << lastErrorMessage();
+  EXPECT_NE(*Lowered.Code, Module);
+
+  const std::vector<uint8_t> Plain = realModule();
+  LoweredTranslation Nothing;
+  ASSERT_EQ(translateSpirvLowered("f", Plain.data(), Plain.size(), DeviceCode::SpirV, Nothing),
+            PI_SUCCESS);
+  EXPECT_FALSE(Nothing.Lowered.has_value());
+  EXPECT_EQ(Nothing.NotLowered, "");
+  EXPECT_EQ(*Nothing.Code, Plain);
+  EXPECT_EQ(translateSpirvLowered("f", Plain.data(), Plain.size(), DeviceCode::Ptx, Nothing),
+            PI_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(lastErrorMessage(), "f: SPIR-V cannot be translated into PTX (nvptx64) here");
 }
 
 // The first instruction of Module with this opcode (its word index), or 0.

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -159,6 +160,12 @@ public:
   // OpenCL program binary a later piProgramCreateWithBinary takes) gives those.
   // Called with Program.Mutex held.
   virtual pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out);
+  // Called once a new program's metadata is complete (the image's property sets, the
+  // caller's metadata), before the program is handed out: a backend that changed the
+  // code itself adds what that made known (the OpenCL adapter: the device globals it
+  // lowered into storage it owns). An error (naming Function) fails the creation. By
+  // default nothing.
+  virtual pi_result completeMetadata(const char *Function, dglink::ImageMetadata &Metadata);
 };
 
 // What piProgramLink gives the backend: checked inputs of one target and format, the
@@ -248,6 +255,16 @@ Backend &backend();
 // urProgramGetGlobalVariablePointer). Program must be executable for Device.
 pi_result lookupDeviceGlobal(const char *Function, _pi_program &Program, _pi_device &Device,
                              const char *Name, DeviceGlobalLocation &Location, size_t &Size);
+
+// Specialization constants (SpecId -> the value's bytes) for the next build or compile
+// of Program, which must have been made from SPIR-V (piProgramCreate,
+// urProgramCreateWithIL). Checked against the module: an id it has not is
+// PI_ERROR_INVALID_SPEC_ID, a value of another size PI_ERROR_INVALID_VALUE; a program of
+// other code PI_ERROR_UNSUPPORTED_FEATURE. Values set again replace earlier ones. At the
+// build the module is specialized (common/device_code/spirv_specialize.h) and the
+// backend makes the program again from it.
+pi_result setSpecializationConstants(const char *Function, _pi_program &Program,
+                                     const std::map<uint32_t, std::vector<uint8_t>> &Values);
 
 // Messages the backends share.
 pi_result unknownKernel(const char *Name, const _pi_program &Program);

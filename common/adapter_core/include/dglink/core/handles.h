@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -158,6 +159,11 @@ struct _pi_program : dglink::core::HandleHeader {
   std::string Target;
   std::vector<uint8_t> Binary; // as created, or what a link produced
   dglink::ImageMetadata Metadata;
+  bool FromIl = false; // made from SPIR-V by piProgramCreate (urProgramCreateWithIL)
+  // Specialization constants for the next build or compile (SpecId -> value bytes), and
+  // whether the backend's program was made from the module specialized with them.
+  std::map<uint32_t, std::vector<uint8_t>> SpecConstants;
+  bool SpecConstantsApplied = true;
 
   mutable std::mutex Mutex; // build, compile, link output, log and kernel names
   std::string Options;

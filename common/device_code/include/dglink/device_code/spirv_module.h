@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace dglink::device_code {
 
@@ -25,5 +27,15 @@ inline constexpr uint32_t MaxIdBound = 0x400000;
 // "<Function>: the SPIR-V module is malformed: <what, at which word>". What the words mean
 // is left to the reader of the module (a driver, or the translator, which runs apart).
 pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size);
+
+// The host names of a checked module's variables, by symbol (the variable's linkage
+// name, else its OpName): the name of each HostAccessINTEL decoration, which DPC++ gives
+// a device global (its unique id, by which the runtime reads and writes it) and which
+// LLVMSPIRVLib 15 drops when it reads the module back.
+std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t Size);
+
+// Whether a checked module has module-scope variables of the global address space
+// (storage class CrossWorkgroup): the only ones the lowering of device globals moves.
+bool spirvHasGlobalVariables(const void *Data, size_t Size);
 
 } // namespace dglink::device_code

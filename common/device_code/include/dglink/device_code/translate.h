@@ -11,8 +11,10 @@
 #include <dglink/device_code/translation_cache.h>
 #include <dglink/pi.h>
 #include <dglink/support/device_code.h>
+#include <dglink/support/image.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace dglink::device_code {
@@ -26,6 +28,27 @@ bool canTranslateSpirvInto(DeviceCode To);
 // To exists or the LLVM side cannot be loaded (dlerror's reason).
 pi_result translateSpirv(const char *Function, const void *Data, size_t Size, DeviceCode To,
                          Bytes &Out);
+
+// A module made ready for an OpenCL device that cannot reach device globals by name:
+// its device globals (every mutable program-scope variable of the global address space)
+// lowered into storage the adapter owns, as `dglink compile --lower-device-globals`
+// does (docs/opencl-lowering.md), so that every kernel takes the storage as its last
+// argument.
+struct LoweredTranslation {
+  Bytes Code; // the module in the form asked for
+  // Where each variable lives, by unique id (the HostAccessINTEL name DPC++ gives a
+  // device global, else the variable's symbol); empty where nothing was lowered.
+  std::optional<LoweredStorage> Lowered;
+  // Why the module's variables could not be lowered (the code is then the plain
+  // translation); empty where they were, or where there were none.
+  std::string NotLowered;
+};
+
+// Out = the module Data in the form To (Spir; or SpirV, the module itself where nothing
+// was lowered) with its device globals lowered. Errors as translateSpirv's; a module
+// whose variables cannot be lowered is not an error (Out.NotLowered says why).
+pi_result translateSpirvLowered(const char *Function, const void *Data, size_t Size, DeviceCode To,
+                                LoweredTranslation &Out);
 
 // The process's cache of translations (its counters, for tests and benchmarks).
 TranslationCache &translationCache();
