@@ -586,9 +586,10 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
     GTEST_SKIP() << "the suite was built without the dg_database_a image for "
                  << (Spirv ? "spirv64" : "nvptx64");
   if (!Spirv && deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
-    GTEST_SKIP() << "the device takes PTX but finds no device global in it by name (mechanism: "
-                 << deviceString(PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM)
-                 << "); dglink lowers only SPIR-V itself, and translates SPIR-V only into SPIR";
+    GTEST_SKIP() << "the device takes PTX but finds no device global in it by name (mechanism "
+                 << deviceGlobalMechanism()
+                 << ", not native); dglink lowers only SPIR-V itself, and translates SPIR-V "
+                    "only into SPIR";
   const uint8_t *Bytes = Image->Binary->BinaryStart;
   size_t Length = static_cast<size_t>(Image->Binary->BinaryEnd - Image->Binary->BinaryStart);
   if (Spirv) {
@@ -601,6 +602,7 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
     std::vector<std::vector<uint8_t>> Owned;
     for (const auto &[Id, Symbol] :
          {std::pair<const char *, const char *>{"db_shared_uid", "db_shared"},
+          std::pair<const char *, const char *>{"db_table_uid", "db_table"},
           std::pair<const char *, const char *>{"db_scoped_uid", "db_scoped"}}) {
       Owned.push_back(prefixed(0, Symbol, std::strlen(Symbol)));
       _pi_device_binary_property_struct Property{nullptr, Owned.back().data(),
@@ -651,10 +653,15 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
                                  Global.Count * sizeof(int32_t), 0, nullptr, nullptr),
               UR_RESULT_SUCCESS)
         << urLastError(Platform);
-    ASSERT_EQ(urEnqueueDeviceGlobalVariableWrite(Queue, Program.Program, Global.Id, false,
-                                                 sizeof(void *), 0, Global.At, 0, nullptr, nullptr),
-              UR_RESULT_SUCCESS)
-        << Global.Id << ": " << urLastError(Platform);
+    const ur_result_t Written =
+        urEnqueueDeviceGlobalVariableWrite(Queue, Program.Program, Global.Id, false, sizeof(void *),
+                                           0, Global.At, 0, nullptr, nullptr);
+    // A host without the adapter's LLVM side (the GPU host's package) cannot lower the
+    // module: that is the host's limit, named, not the adapter's answer.
+    if (Written != UR_RESULT_SUCCESS &&
+        urLastError(Platform).find("translator cannot be loaded") != std::string::npos)
+      GTEST_SKIP() << urLastError(Platform);
+    ASSERT_EQ(Written, UR_RESULT_SUCCESS) << Global.Id << ": " << urLastError(Platform);
   }
   // db_scoped: the value itself, by name.
   const int32_t Scoped = 20;
