@@ -45,7 +45,7 @@ protected:
     EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, 0, nullptr, &Size), UR_RESULT_SUCCESS);
     std::string Out(Size, '\0');
     EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, Size, Out.data(), nullptr), UR_RESULT_SUCCESS);
-    return Out.c_str();
+    return Out.substr(0, Out.find('\0')); // the text, without its NUL
   }
   ur_native_handle_t nativeDevice() {
     ur_native_handle_t Native = 0;
