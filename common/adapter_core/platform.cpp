@@ -311,7 +311,7 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
   case PI_DEVICE_INFO_EXECUTION_CAPABILITIES:
     return Value(D.Limits.ExecutionCapabilities);
   case PI_DEVICE_INFO_HOST_UNIFIED_MEMORY:
-    return Bool(D.Memory.HostUnified);
+    return Bool(servesHostUnifiedMemory(D.Memory));
   case PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
     return Bool(false); // no interop objects are shared through the adapters
   case PI_DEVICE_INFO_PRINTF_BUFFER_SIZE:

@@ -409,7 +409,7 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
     return Answer.boolean(D.Memory.ErrorCorrection);
   case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
-    return Answer.boolean(D.Memory.HostUnified);
+    return Answer.boolean(dglink::core::servesHostUnifiedMemory(D.Memory));
   case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
     return Answer.boolean(D.IntegratedGpu);
   case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:

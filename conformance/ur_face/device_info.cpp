@@ -263,8 +263,12 @@ void UrDeviceInfo::checkOpenCl() {
             clValue<size_t>(Id, CL_DEVICE_PRINTF_BUFFER_SIZE));
   EXPECT_EQ(value<size_t>(UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION),
             clValue<size_t>(Id, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
-  EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_HOST_UNIFIED_MEMORY) != 0,
-            clValue<cl_bool>(Id, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE);
+  // Host-unified memory: the driver's fact only as IS_INTEGRATED_GPU (a GPU that has it);
+  // HOST_UNIFIED_MEMORY is false while maps are not served (handles.h says why).
+  const bool Unified = clValue<cl_bool>(Id, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+  const bool Gpu = (clValue<cl_device_type>(Id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+  EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_IS_INTEGRATED_GPU) != 0, Gpu && Unified);
+  EXPECT_FALSE(value<ur_bool_t>(UR_DEVICE_INFO_HOST_UNIFIED_MEMORY));
   EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT) != 0,
             clValue<cl_bool>(Id, CL_DEVICE_ERROR_CORRECTION_SUPPORT) == CL_TRUE);
   // Vector widths (UR's long long is OpenCL's long).
@@ -355,8 +359,10 @@ void UrDeviceInfo::checkLevelZero() {
   EXPECT_EQ(value<uint32_t>(UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY), Properties.coreClockRate);
   EXPECT_EQ(value<uint64_t>(UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE), Properties.maxMemAllocSize);
   EXPECT_EQ(value<size_t>(UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION), Properties.timerResolution);
-  EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_HOST_UNIFIED_MEMORY) != 0,
-            (Properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) != 0);
+  EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_IS_INTEGRATED_GPU) != 0,
+            (Properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) != 0 &&
+                Properties.type == ZE_DEVICE_TYPE_GPU);
+  EXPECT_FALSE(value<ur_bool_t>(UR_DEVICE_INFO_HOST_UNIFIED_MEMORY));
   EXPECT_EQ(value<ur_bool_t>(UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT) != 0,
             (Properties.flags & ZE_DEVICE_PROPERTY_FLAG_ECC) != 0);
   EXPECT_EQ(value<uint64_t>(UR_DEVICE_INFO_LOCAL_MEM_SIZE), Compute.maxSharedLocalMemory);

@@ -115,8 +115,17 @@ struct DeviceMemory {
   pi_uint32 LocalMemType = PI_DEVICE_LOCAL_MEM_TYPE_NONE;
   pi_uint64 LocalMemSize = 0;
   bool ErrorCorrection = false;
-  bool HostUnified = false; // the device works on the host's memory (CPUs, integrated GPUs)
+  // The device works on the host's memory (CPUs, integrated GPUs): the driver's fact. The
+  // faces answer HOST_UNIFIED_MEMORY with servesHostUnifiedMemory() instead.
+  bool HostUnified = false;
 };
+
+// What HOST_UNIFIED_MEMORY answers. A SYCL runtime that reads true shares a buffer's
+// host and device copies: it creates the buffer over the host memory
+// (USE_HOST_POINTER) and reaches it through maps, which the adapters do not serve. So
+// false everywhere, whatever the driver says (Memory.HostUnified), until they do: the
+// runtime then copies, which works.
+inline bool servesHostUnifiedMemory(const DeviceMemory &) { return false; }
 
 // What kernels' atomics and fences can do (PI_MEMORY_ORDER_* and PI_MEMORY_SCOPE_* bits,
 // a scope implying every narrower one).
