@@ -122,6 +122,19 @@ HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
   Attribute(hipDeviceAttributeMaxGridDimZ, Info.MaxGridDim[2]);
   if (hipError_t R = Amd.hipDeviceTotalMem(&Info.TotalMemory, Ordinal); R != hipSuccess)
     return err(R);
+  Attribute(hipDeviceAttributeClockRate, Info.ClockRateKHz);
+  Attribute(hipDeviceAttributeWarpSize, Info.WarpSize);
+  Attribute(hipDeviceAttributeMaxSharedMemoryPerBlock, Info.SharedMemoryPerBlock);
+  Attribute(hipDeviceAttributeTotalConstantMemory, Info.ConstantMemory);
+  Attribute(hipDeviceAttributeL2CacheSize, Info.L2CacheBytes);
+  int Flag = 0;
+  Attribute(hipDeviceAttributeEccEnabled, Flag);
+  Info.Ecc = Flag != 0;
+  Flag = 0;
+  Attribute(hipDeviceAttributeIntegrated, Flag);
+  Info.Integrated = Flag != 0;
+  // hipEventElapsedTime's documentation: a resolution of about one microsecond.
+  Info.TimerResolutionNs = 1000;
   // gcnArchName ("gfx90a:sramecc+:xnack-"): the ISA a link targets. The buffer
   // has room to spare in case the library's struct is larger than the header's.
   std::vector<unsigned char> Storage(sizeof(hipDeviceProp_t) + 4096, 0);
@@ -129,6 +142,8 @@ HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
   if (Amd.hipGetDeviceProperties(Properties, Ordinal) == hipSuccess) {
     Properties->gcnArchName[sizeof(Properties->gcnArchName) - 1] = '\0';
     Info.Arch = Properties->gcnArchName;
+    Info.Int64Atomics =
+        Properties->arch.hasGlobalInt64Atomics != 0 && Properties->arch.hasSharedInt64Atomics != 0;
   }
   return HipSuccess;
 }

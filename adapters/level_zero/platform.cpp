@@ -5,6 +5,7 @@
 #include <dglink/support/extensions.h>
 #include <dglink/support/log.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace dglink::level_zero {
@@ -95,6 +96,78 @@ std::string describeModuleFeatures(const ze_device_module_properties_t &Module,
   return Extensions;
 }
 
+// Limits, memory, atomics and vector widths from the properties the driver gave
+// (Level Zero 1.4 has no query for vector widths, the constant-memory limit or the cache
+// line: widths of 1, the one allocation's limit since __constant data lives in global
+// memory, and no line size).
+void describeLimits(const ze_device_properties_t &Properties,
+                    const ze_device_compute_properties_t &Compute,
+                    const ze_device_module_properties_t &Module, core::DeviceDescription &D) {
+  core::DeviceLimits &L = D.Limits;
+  L.MaxClockFrequency = Properties.coreClockRate;
+  L.MaxWorkGroups[0] = Compute.maxGroupCountX;
+  L.MaxWorkGroups[1] = Compute.maxGroupCountY;
+  L.MaxWorkGroups[2] = Compute.maxGroupCountZ;
+  L.MaxParameterSize = Module.maxArgumentsSize;
+  L.MaxConstantArgs = core::constantArgumentsIn(L.MaxParameterSize);
+  L.PrintfBufferSize = Module.printfBufferSize;
+  // ze_device_properties_t (not its 1.2 form): the timer's resolution in nanoseconds.
+  L.ProfilingTimerResolution = Properties.timerResolution;
+  const uint32_t Sizes = std::min<uint32_t>(Compute.numSubGroupSizes, ZE_SUBGROUPSIZE_COUNT);
+  L.SubGroupSizes.assign(Compute.subGroupSizes, Compute.subGroupSizes + Sizes);
+  if (!L.SubGroupSizes.empty() && Compute.maxTotalGroupSize != 0) {
+    const uint32_t Smallest = *std::min_element(L.SubGroupSizes.begin(), L.SubGroupSizes.end());
+    if (Smallest != 0)
+      L.MaxNumSubGroups = Compute.maxTotalGroupSize / Smallest;
+  }
+  L.SingleFpConfig = clFpConfig(Module.fp32flags);
+  L.ExecutionCapabilities = D.ExecutesKernels ? PI_EXEC_KERNEL : 0;
+  L.Esimd = D.Type == PI_DEVICE_TYPE_GPU && D.VendorId == 0x8086;
+
+  core::DeviceMemory &M = D.Memory;
+  M.MaxAllocSize = Properties.maxMemAllocSize;
+  M.MaxConstantBufferSize = Properties.maxMemAllocSize;
+  M.LocalMemType = Compute.maxSharedLocalMemory != 0 ? PI_DEVICE_LOCAL_MEM_TYPE_LOCAL
+                                                     : PI_DEVICE_LOCAL_MEM_TYPE_NONE;
+  M.LocalMemSize = Compute.maxSharedLocalMemory;
+  M.ErrorCorrection = (Properties.flags & ZE_DEVICE_PROPERTY_FLAG_ECC) != 0;
+  M.HostUnified = (Properties.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED) != 0;
+  D.IntegratedGpu = M.HostUnified && D.Type == PI_DEVICE_TYPE_GPU;
+
+  // Scalars of every type the module properties name; half and double only with them.
+  for (size_t I = 0; I < core::DeviceVectorWidths::Count; ++I)
+    D.VectorWidths.Preferred[I] = D.VectorWidths.Native[I] = 1;
+  const auto Half = static_cast<size_t>(core::VectorType::Half);
+  const auto Double = static_cast<size_t>(core::VectorType::Double);
+  D.VectorWidths.Preferred[Half] = D.VectorWidths.Native[Half] = D.HalfFpConfig != 0 ? 1 : 0;
+  D.VectorWidths.Preferred[Double] = D.VectorWidths.Native[Double] = D.DoubleFpConfig != 0 ? 1 : 0;
+
+  // SPIR-V kernels under OpenCL 2.0's memory model, which mandates every order and scope.
+  core::DeviceAtomics &A = D.Atomics;
+  A.Int64 = (Module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
+  A.MemoryOrders = A.FenceOrders = PI_MEMORY_ORDER_RELAXED | PI_MEMORY_ORDER_ACQUIRE |
+                                   PI_MEMORY_ORDER_RELEASE | PI_MEMORY_ORDER_ACQ_REL |
+                                   PI_MEMORY_ORDER_SEQ_CST;
+  A.MemoryScopes = A.FenceScopes = PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP |
+                                   PI_MEMORY_SCOPE_WORK_GROUP | PI_MEMORY_SCOPE_DEVICE |
+                                   PI_MEMORY_SCOPE_SYSTEM;
+}
+
+// The device's caches: the first (the one next to memory) as the global memory cache;
+// none where the driver lists none or cannot say.
+void describeCaches(ze_device_handle_t Handle, core::DeviceMemory &M) {
+  uint32_t Count = 0;
+  if (ze().zeDeviceGetCacheProperties(Handle, &Count, nullptr) != ZE_RESULT_SUCCESS || Count == 0)
+    return;
+  std::vector<ze_device_cache_properties_t> Caches(Count);
+  for (ze_device_cache_properties_t &Cache : Caches)
+    Cache.stype = ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES;
+  if (ze().zeDeviceGetCacheProperties(Handle, &Count, Caches.data()) != ZE_RESULT_SUCCESS)
+    return;
+  M.GlobalCacheType = PI_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE;
+  M.GlobalCacheSize = Caches[0].cacheSize;
+}
+
 struct DriverInfo {
   std::string Version;       // "Level Zero 1.4"
   std::string DriverVersion; // the driver's version number
@@ -150,6 +223,9 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
   D.Usm = PI_USM_MECHANISM_NATIVE;
 
   D.ExecutesKernels = Info.Extensions.find(NoKernelExecutionExtension) == std::string::npos;
+  describeLimits(Properties, Compute, Module, D);
+  describeCaches(Handle, D.Memory);
+  D.RuntimeVersion = Info.DriverVersion;
 
   ze_context_desc_t ContextDesc = {};
   ContextDesc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;

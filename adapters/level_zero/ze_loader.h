@@ -23,6 +23,7 @@ namespace dglink::level_zero {
   X(zeDeviceGetModuleProperties)                                                                   \
   X(zeDeviceGetMemoryProperties)                                                                   \
   X(zeDeviceGetMemoryAccessProperties)                                                             \
+  X(zeDeviceGetCacheProperties)                                                                    \
   X(zeContextCreate)                                                                               \
   X(zeContextDestroy)                                                                              \
   X(zeCommandListCreateImmediate)                                                                  \

@@ -8,7 +8,11 @@
 #include <dglink/support/extensions.h>
 #include <dglink/support/log.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
+#include <utility>
 
 namespace dglink::opencl {
 namespace {
@@ -151,6 +155,132 @@ pi_usm_capabilities usmCapabilities(const ClDevice &Device, pi_usm_mechanism Usm
   return 0;
 }
 
+// "OpenCL 3.0 PoCL ..." -> {3, 0}; {1, 0} where the text is not OpenCL's form.
+std::pair<int, int> openClVersion(const std::string &Version) {
+  int Major = 1, Minor = 0;
+  if (std::sscanf(Version.c_str(), "OpenCL %d.%d", &Major, &Minor) != 2)
+    return {1, 0};
+  return {Major, Minor};
+}
+
+// OpenCL 3.0's atomic capability bits as PI's orders and scopes: acquire-release implies
+// acquire and release, and a scope every narrower one (OpenCL has no sub-group bit).
+void atomicCapabilities(cl_device_atomic_capabilities Cl, pi_memory_order_capabilities &Orders,
+                        pi_memory_scope_capabilities &Scopes) {
+  Orders = 0;
+  if ((Cl & CL_DEVICE_ATOMIC_ORDER_RELAXED) != 0)
+    Orders |= PI_MEMORY_ORDER_RELAXED;
+  if ((Cl & CL_DEVICE_ATOMIC_ORDER_ACQ_REL) != 0)
+    Orders |= PI_MEMORY_ORDER_ACQUIRE | PI_MEMORY_ORDER_RELEASE | PI_MEMORY_ORDER_ACQ_REL;
+  if ((Cl & CL_DEVICE_ATOMIC_ORDER_SEQ_CST) != 0)
+    Orders |= PI_MEMORY_ORDER_SEQ_CST;
+  Scopes = 0;
+  if ((Cl & CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM) != 0)
+    Scopes |= PI_MEMORY_SCOPE_WORK_ITEM;
+  if ((Cl & CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP) != 0)
+    Scopes |= PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP;
+  if ((Cl & CL_DEVICE_ATOMIC_SCOPE_DEVICE) != 0)
+    Scopes |= PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP |
+              PI_MEMORY_SCOPE_DEVICE;
+  if ((Cl & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0)
+    Scopes |= PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP |
+              PI_MEMORY_SCOPE_DEVICE | PI_MEMORY_SCOPE_SYSTEM;
+}
+
+// What kernels' atomics can do: OpenCL 3.0 says (CL_DEVICE_ATOMIC_*_CAPABILITIES); 2.x
+// mandates everything; 1.x only what OpenCL 3.0 calls the minimum (relaxed atomics,
+// relaxed and acquire-release fences, at work-group scope), which the defaults hold.
+void describeAtomics(cl_device_id Id, std::pair<int, int> Version, const std::string &Extensions,
+                     core::DeviceAtomics &A) {
+  A.Int64 = hasWord(Extensions, "cl_khr_int64_base_atomics") &&
+            hasWord(Extensions, "cl_khr_int64_extended_atomics");
+  constexpr pi_memory_scope_capabilities AllScopes =
+      PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP |
+      PI_MEMORY_SCOPE_DEVICE | PI_MEMORY_SCOPE_SYSTEM;
+  constexpr pi_memory_order_capabilities AllOrders =
+      PI_MEMORY_ORDER_RELAXED | PI_MEMORY_ORDER_ACQUIRE | PI_MEMORY_ORDER_RELEASE |
+      PI_MEMORY_ORDER_ACQ_REL | PI_MEMORY_ORDER_SEQ_CST;
+  if (Version.first >= 3) {
+    atomicCapabilities(
+        deviceScalar<cl_device_atomic_capabilities>(Id, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, 0),
+        A.MemoryOrders, A.MemoryScopes);
+    atomicCapabilities(
+        deviceScalar<cl_device_atomic_capabilities>(Id, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, 0),
+        A.FenceOrders, A.FenceScopes);
+  } else if (Version.first == 2) {
+    A.MemoryOrders = A.FenceOrders = AllOrders;
+    A.MemoryScopes = A.FenceScopes = AllScopes;
+  }
+}
+
+// The device's limits, memory and vector widths, each as clGetDeviceInfo states it.
+void describeLimits(cl_device_id Id, std::pair<int, int> Version, const std::string &Extensions,
+                    core::DeviceDescription &D) {
+  core::DeviceLimits &L = D.Limits;
+  L.MaxClockFrequency = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_CLOCK_FREQUENCY);
+  // OpenCL bounds a launch's work-groups by nothing but size_t.
+  for (size_t &Each : L.MaxWorkGroups)
+    Each = SIZE_MAX;
+  L.MaxParameterSize = deviceScalar<size_t>(Id, CL_DEVICE_MAX_PARAMETER_SIZE);
+  L.MaxConstantArgs = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_CONSTANT_ARGS);
+  L.PrintfBufferSize = deviceScalar<size_t>(Id, CL_DEVICE_PRINTF_BUFFER_SIZE);
+  L.ProfilingTimerResolution = deviceScalar<size_t>(Id, CL_DEVICE_PROFILING_TIMER_RESOLUTION);
+  L.SingleFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_SINGLE_FP_CONFIG);
+  L.ExecutionCapabilities = deviceScalar<cl_device_exec_capabilities>(
+      Id, CL_DEVICE_EXECUTION_CAPABILITIES, CL_EXEC_KERNEL);
+  // Sub-groups: OpenCL 2.1+ counts them (0: none, where SYCL's minimum is one);
+  // cl_intel_required_subgroup_size lists their sizes.
+  if (Version >= std::make_pair(2, 1)) {
+    L.MaxNumSubGroups =
+        std::max<cl_uint>(1, deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_NUM_SUB_GROUPS));
+    L.SubGroupIndependentForwardProgress =
+        deviceScalar<cl_bool>(Id, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE;
+  }
+  if (hasWord(Extensions, "cl_intel_required_subgroup_size")) {
+    size_t Bytes = 0;
+    if (clGetDeviceInfo(Id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, nullptr, &Bytes) == CL_SUCCESS) {
+      std::vector<size_t> Sizes(Bytes / sizeof(size_t));
+      if (clGetDeviceInfo(Id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, Bytes, Sizes.data(), nullptr) ==
+          CL_SUCCESS)
+        L.SubGroupSizes.assign(Sizes.begin(), Sizes.end());
+    }
+  }
+  L.Bfloat16Conversions = hasWord(Extensions, "cl_intel_bfloat16_conversions");
+  // ESIMD is Intel GPUs' explicit SIMD; no other device compiles it.
+  L.Esimd = D.Type == PI_DEVICE_TYPE_GPU && D.VendorId == 0x8086;
+
+  core::DeviceMemory &M = D.Memory;
+  M.MaxAllocSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  M.BaseAddressAlignBits = deviceScalar<cl_uint>(Id, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+  M.GlobalCacheType = deviceScalar<cl_device_mem_cache_type>(Id, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE);
+  M.GlobalCacheLineSize = deviceScalar<cl_uint>(Id, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
+  M.GlobalCacheSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  M.MaxConstantBufferSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+  M.LocalMemType = deviceScalar<cl_device_local_mem_type>(Id, CL_DEVICE_LOCAL_MEM_TYPE);
+  M.LocalMemSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_LOCAL_MEM_SIZE);
+  M.ErrorCorrection = deviceScalar<cl_bool>(Id, CL_DEVICE_ERROR_CORRECTION_SUPPORT) == CL_TRUE;
+  // Deprecated in OpenCL 2.0 but still answered (3.0 keeps it).
+  M.HostUnified = deviceScalar<cl_bool>(Id, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+  D.IntegratedGpu = D.Type == PI_DEVICE_TYPE_GPU && M.HostUnified;
+
+  const cl_device_info Preferred[] = {
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,  CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,   CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+      CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF};
+  const cl_device_info Native[] = {
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,  CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,   CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF};
+  for (size_t I = 0; I < core::DeviceVectorWidths::Count; ++I) {
+    D.VectorWidths.Preferred[I] = deviceScalar<cl_uint>(Id, Preferred[I]);
+    D.VectorWidths.Native[I] = deviceScalar<cl_uint>(Id, Native[I]);
+  }
+  D.RuntimeVersion = std::to_string(Version.first) + "." + std::to_string(Version.second);
+  describeAtomics(Id, Version, Extensions, D.Atomics);
+}
+
 std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &PlatformImpl,
                                        cl_device_id Id) {
   auto Device = core::makeHandle<_pi_device>();
@@ -179,6 +309,7 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   // CL_DEVICE_HALF_FP_CONFIG belongs to cl_khr_fp16: without it, no half.
   if (hasWord(Native, "cl_khr_fp16"))
     D.HalfFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_HALF_FP_CONFIG, 0);
+  describeLimits(Id, openClVersion(D.Version), Native, D);
   Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
   Impl->OpenClC30Not20 = openClC30Not20(Id);

@@ -241,6 +241,101 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
     return Value(D.Usm);
   case PI_EXT_DEVICE_INFO_BACKEND_NAME:
     return String(backend().name());
+  case PI_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS:
+    return Value(pi_uint32{3});
+  case PI_DEVICE_INFO_MAX_WORK_ITEM_SIZES:
+    return dglink::returnInfoBytes(D.MaxWorkItemSizes, sizeof(D.MaxWorkItemSizes), ParamValueSize,
+                                   ParamValue, ParamValueSizeRet);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Char)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Short)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Int)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Long)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Float)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Double)]);
+  case PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
+    return Value(D.VectorWidths.Preferred[static_cast<size_t>(VectorType::Half)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Char)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Short)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Int)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Long)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Float)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Double)]);
+  case PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
+    return Value(D.VectorWidths.Native[static_cast<size_t>(VectorType::Half)]);
+  case PI_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
+    return Value(D.Limits.MaxClockFrequency);
+  case PI_DEVICE_INFO_ADDRESS_BITS:
+    return Value(pi_uint32{64});
+  case PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
+    return Value(D.Memory.MaxAllocSize);
+  case PI_DEVICE_INFO_IMAGE_SUPPORT:
+    return Bool(false); // images are not served
+  case PI_DEVICE_INFO_MAX_PARAMETER_SIZE:
+    return Value(D.Limits.MaxParameterSize);
+  case PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
+    return Value(D.Memory.BaseAddressAlignBits);
+  case PI_DEVICE_INFO_SINGLE_FP_CONFIG:
+    return Value(D.Limits.SingleFpConfig);
+  case PI_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
+    return Value(static_cast<pi_device_mem_cache_type>(D.Memory.GlobalCacheType));
+  case PI_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
+    return Value(D.Memory.GlobalCacheLineSize);
+  case PI_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
+    return Value(D.Memory.GlobalCacheSize);
+  case PI_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
+    return Value(D.Memory.MaxConstantBufferSize);
+  case PI_DEVICE_INFO_MAX_CONSTANT_ARGS:
+    return Value(D.Limits.MaxConstantArgs);
+  case PI_DEVICE_INFO_LOCAL_MEM_TYPE:
+    return Value(static_cast<pi_device_local_mem_type>(D.Memory.LocalMemType));
+  case PI_DEVICE_INFO_LOCAL_MEM_SIZE:
+    return Value(D.Memory.LocalMemSize);
+  case PI_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
+    return Bool(D.Memory.ErrorCorrection);
+  case PI_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
+    return Value(D.Limits.ProfilingTimerResolution);
+  case PI_DEVICE_INFO_ENDIAN_LITTLE:
+    return Bool(true);
+  case PI_DEVICE_INFO_EXECUTION_CAPABILITIES:
+    return Value(D.Limits.ExecutionCapabilities);
+  case PI_DEVICE_INFO_HOST_UNIFIED_MEMORY:
+    return Bool(servesHostUnifiedMemory(D.Memory));
+  case PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
+    return Bool(false); // no interop objects are shared through the adapters
+  case PI_DEVICE_INFO_PRINTF_BUFFER_SIZE:
+    return Value(D.Limits.PrintfBufferSize);
+  case PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS:
+    return Value(D.Limits.MaxNumSubGroups);
+  case PI_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return Bool(D.Limits.SubGroupIndependentForwardProgress);
+  case PI_DEVICE_INFO_SUB_GROUP_SIZES_INTEL: {
+    // OpenCL's (and PI's) sizes are size_t.
+    const std::vector<size_t> Sizes(D.Limits.SubGroupSizes.begin(), D.Limits.SubGroupSizes.end());
+    return dglink::returnInfoArray(Sizes, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case PI_DEVICE_INFO_ATOMIC_64:
+    return Bool(D.Atomics.Int64);
+  case PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
+    return Value(D.Atomics.MemoryOrders);
+  case PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES:
+    return Value(D.Atomics.MemoryScopes);
+  case PI_EXT_ONEAPI_DEVICE_INFO_MAX_GLOBAL_WORK_GROUPS:
+    return Value(D.Limits.totalWorkGroups());
+  case PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D:
+    return dglink::returnInfoBytes(D.Limits.MaxWorkGroups, sizeof(D.Limits.MaxWorkGroups),
+                                   ParamValueSize, ParamValue, ParamValueSizeRet);
   }
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piDeviceGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));

@@ -310,6 +310,23 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
   Attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, Info.MaxGridDim[2]);
   if (const CUresult R = cu().cuDeviceTotalMem(&Info.TotalMemory, Device); R != CUDA_SUCCESS)
     return R;
+  Attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Info.ClockRateKHz);
+  Attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, Info.WarpSize);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, Info.SharedMemoryPerBlock);
+  Attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, Info.ConstantMemory);
+  Attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, Info.L2CacheBytes);
+  int Flag = 0;
+  Attribute(CU_DEVICE_ATTRIBUTE_ECC_ENABLED, Flag);
+  Info.Ecc = Flag != 0;
+  Flag = 0;
+  Attribute(CU_DEVICE_ATTRIBUTE_INTEGRATED, Flag);
+  Info.Integrated = Flag != 0;
+  // The CUDA programming guide: global memory is cached in 128-byte lines; 64-bit integer
+  // atomics on global and shared memory exist on every architecture CUDA 13 builds for.
+  Info.CacheLineBytes = 128;
+  Info.Int64Atomics = true;
+  // cuEventElapsedTime's documentation: "a resolution of around 0.5 microseconds".
+  Info.TimerResolutionNs = 500;
   Info.Arch = "sm_" + std::to_string(Info.ComputeMajor) + std::to_string(Info.ComputeMinor);
   Info.Version = std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
   return CUDA_SUCCESS;

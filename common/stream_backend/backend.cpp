@@ -13,6 +13,72 @@
 namespace dglink::stream {
 namespace {
 
+// What kernels' atomics and fences can do. NVIDIA (PTX's scoped atomics, sm_70+): every
+// order and scope. AMD (as UR's HIP adapter describes it): relaxed, acquire and release
+// atomics up to work-group scope; fences of every order and scope.
+void describeAtomics(bool Nvidia, const DeviceInfo &Info, core::DeviceAtomics &A) {
+  constexpr pi_memory_scope_capabilities AllScopes =
+      PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP |
+      PI_MEMORY_SCOPE_DEVICE | PI_MEMORY_SCOPE_SYSTEM;
+  constexpr pi_memory_order_capabilities AllOrders =
+      PI_MEMORY_ORDER_RELAXED | PI_MEMORY_ORDER_ACQUIRE | PI_MEMORY_ORDER_RELEASE |
+      PI_MEMORY_ORDER_ACQ_REL | PI_MEMORY_ORDER_SEQ_CST;
+  A.Int64 = Info.Int64Atomics;
+  if (Nvidia && Info.ComputeMajor >= 7) {
+    A.MemoryOrders = A.FenceOrders = AllOrders;
+    A.MemoryScopes = A.FenceScopes = AllScopes;
+  } else if (!Nvidia) {
+    A.MemoryOrders = PI_MEMORY_ORDER_RELAXED | PI_MEMORY_ORDER_ACQUIRE | PI_MEMORY_ORDER_RELEASE;
+    A.MemoryScopes =
+        PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP;
+    A.FenceOrders = AllOrders;
+    A.FenceScopes = AllScopes;
+  }
+}
+
+// Limits, memory and vector widths from what the driver states (DeviceInfo).
+void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &Out) {
+  const bool Nvidia = std::strcmp(D.target(), PI_DEVICE_BINARY_TARGET_NVPTX64) == 0;
+  core::DeviceLimits &L = Out.Limits;
+  L.MaxClockFrequency = static_cast<pi_uint32>(Info.ClockRateKHz / 1000);
+  for (int I = 0; I < 3; ++I)
+    L.MaxWorkGroups[I] = static_cast<size_t>(Info.MaxGridDim[I]);
+  L.MaxParameterSize = D.maxParameterBytes();
+  L.MaxConstantArgs = core::constantArgumentsIn(L.MaxParameterSize);
+  L.ProfilingTimerResolution = Info.TimerResolutionNs;
+  // One sub-group size: the warp (wavefront); a block holds this many of them.
+  if (Info.WarpSize > 0) {
+    L.SubGroupSizes = {static_cast<pi_uint32>(Info.WarpSize)};
+    L.MaxNumSubGroups =
+        static_cast<pi_uint32>((Info.MaxThreadsPerBlock + Info.WarpSize - 1) / Info.WarpSize);
+  }
+  // Volta's independent thread scheduling.
+  L.SubGroupIndependentForwardProgress = Nvidia && Info.ComputeMajor >= 7;
+  // denorm | inf_nan | round to nearest / zero / inf | fma | correctly rounded div/sqrt.
+  L.SingleFpConfig = 0xBF;
+  L.AsyncBarrier = Nvidia && Info.ComputeMajor >= 8; // PTX's mbarrier, sm_80+
+
+  core::DeviceMemory &M = Out.Memory;
+  M.MaxAllocSize = Info.TotalMemory;
+  M.BaseAddressAlignBits = 256 * 8; // device allocations are 256-byte aligned
+  M.GlobalCacheType = Info.L2CacheBytes > 0 ? PI_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE
+                                            : PI_DEVICE_MEM_CACHE_TYPE_NONE;
+  M.GlobalCacheSize = static_cast<pi_uint64>(Info.L2CacheBytes);
+  M.GlobalCacheLineSize = static_cast<pi_uint32>(Info.CacheLineBytes);
+  M.MaxConstantBufferSize = static_cast<pi_uint64>(Info.ConstantMemory);
+  M.LocalMemType = PI_DEVICE_LOCAL_MEM_TYPE_LOCAL; // shared memory (LDS), on the chip
+  M.LocalMemSize = static_cast<pi_uint64>(Info.SharedMemoryPerBlock);
+  M.ErrorCorrection = Info.Ecc;
+  M.HostUnified = Out.IntegratedGpu = Info.Integrated;
+
+  // SIMT: each work-item computes scalars; no vector unit to prefer (half and double are
+  // computed: HalfFpConfig and DoubleFpConfig are set above).
+  for (size_t I = 0; I < core::DeviceVectorWidths::Count; ++I)
+    Out.VectorWidths.Preferred[I] = Out.VectorWidths.Native[I] = 1;
+  Out.RuntimeVersion = Info.Version;
+  describeAtomics(Nvidia, Info, Out.Atomics);
+}
+
 void describe(Driver &D, const DeviceInfo &Info, const std::string &DriverVersion,
               core::DeviceDescription &Out) {
   Out.Type = PI_DEVICE_TYPE_GPU;
@@ -52,6 +118,7 @@ void describe(Driver &D, const DeviceInfo &Info, const std::string &DriverVersio
   Out.MaxDeviceUsmAlignment = 256;
   Out.MaxHostUsmAlignment = Out.MaxSharedUsmAlignment = 4096;
   Out.Usm = PI_USM_MECHANISM_NATIVE;
+  describeLimits(D, Info, Out);
 }
 
 } // namespace

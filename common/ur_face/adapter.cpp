@@ -4,7 +4,7 @@
 
 #include <dglink/ur_ext.h>
 
-#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace dglink::ur {
@@ -36,6 +36,35 @@ ur_device_usm_access_capability_flags_t usmFlags(pi_usm_capabilities Pi) {
   if ((Pi & PI_USM_ATOMIC_ACCESS) != 0)
     Flags |= UR_DEVICE_USM_ACCESS_CAPABILITY_FLAG_ATOMIC_ACCESS;
   return Flags;
+}
+
+// PI's memory order and scope bits are UR's (pi.h).
+static_assert(PI_MEMORY_ORDER_SEQ_CST == UR_MEMORY_ORDER_CAPABILITY_FLAG_SEQ_CST &&
+                  PI_MEMORY_ORDER_ACQ_REL == UR_MEMORY_ORDER_CAPABILITY_FLAG_ACQ_REL &&
+                  PI_MEMORY_SCOPE_SYSTEM == UR_MEMORY_SCOPE_CAPABILITY_FLAG_SYSTEM &&
+                  PI_MEMORY_SCOPE_WORK_ITEM == UR_MEMORY_SCOPE_CAPABILITY_FLAG_WORK_ITEM,
+              "PI and UR number atomic capabilities alike");
+static_assert(static_cast<int>(PI_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE) ==
+                      static_cast<int>(UR_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE) &&
+                  static_cast<int>(PI_DEVICE_LOCAL_MEM_TYPE_GLOBAL) ==
+                      static_cast<int>(UR_DEVICE_LOCAL_MEM_TYPE_GLOBAL) &&
+                  PI_EXEC_NATIVE_KERNEL == UR_DEVICE_EXEC_CAPABILITY_FLAG_NATIVE_KERNEL,
+              "PI's (OpenCL's) and UR's memory types and execution capabilities agree");
+
+// One of the device's vector widths: UR's queries come in OpenCL's order of types,
+// except long long (UR's own name for long).
+uint32_t vectorWidth(const dglink::core::DeviceVectorWidths &Widths, uint32_t Name) {
+  using dglink::core::VectorType;
+  const bool Native = (Name >= UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR &&
+                       Name <= UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF) ||
+                      Name == UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG;
+  VectorType Type = VectorType::Long;
+  if (Name != UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG &&
+      Name != UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG)
+    Type = static_cast<VectorType>(Name - (Native ? UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR
+                                                  : UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR));
+  const size_t Index = static_cast<size_t>(Type);
+  return Native ? Widths.Native[Index] : Widths.Preferred[Index];
 }
 
 ur_device_type_t deviceType(pi_device_type Type) {
@@ -306,6 +335,120 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.value(D.MaxWorkGroupSize);
   case UR_DEVICE_INFO_DOUBLE_FP_CONFIG:
     return Answer.value(fpFlags(D.DoubleFpConfig));
+  case UR_DEVICE_INFO_SINGLE_FP_CONFIG:
+    return Answer.value(fpFlags(D.Limits.SingleFpConfig));
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF:
+  case UR_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG_LONG:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
+  case UR_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG_LONG:
+    return Answer.value(vectorWidth(D.VectorWidths, propName));
+  // ---- limits of kernels and launches
+  case UR_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
+    return Answer.value(uint32_t{D.Limits.MaxClockFrequency});
+  case UR_DEVICE_INFO_MAX_WORK_GROUPS_3D:
+    return Answer.bytes(D.Limits.MaxWorkGroups, sizeof(D.Limits.MaxWorkGroups));
+  case UR_DEVICE_INFO_MAX_WORK_GROUPS:
+    return Answer.value(D.Limits.totalWorkGroups());
+  case UR_DEVICE_INFO_MAX_PARAMETER_SIZE:
+    return Answer.value(D.Limits.MaxParameterSize);
+  case UR_DEVICE_INFO_MAX_CONSTANT_ARGS:
+    return Answer.value(uint32_t{D.Limits.MaxConstantArgs});
+  case UR_DEVICE_INFO_PRINTF_BUFFER_SIZE:
+    return Answer.value(D.Limits.PrintfBufferSize);
+  case UR_DEVICE_INFO_PROFILING_TIMER_RESOLUTION:
+    return Answer.value(D.Limits.ProfilingTimerResolution);
+  case UR_DEVICE_INFO_MAX_NUM_SUB_GROUPS:
+    return Answer.value(uint32_t{D.Limits.MaxNumSubGroups});
+  case UR_DEVICE_INFO_SUB_GROUP_SIZES_INTEL:
+    return Answer.array(D.Limits.SubGroupSizes);
+  case UR_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return Answer.boolean(D.Limits.SubGroupIndependentForwardProgress);
+  case UR_DEVICE_INFO_EXECUTION_CAPABILITIES:
+    return Answer.value(static_cast<ur_device_exec_capability_flags_t>(
+        D.Limits.ExecutionCapabilities & (PI_EXEC_KERNEL | PI_EXEC_NATIVE_KERNEL)));
+  case UR_DEVICE_INFO_ASYNC_BARRIER:
+    return Answer.boolean(D.Limits.AsyncBarrier);
+  case UR_DEVICE_INFO_BFLOAT16_CONVERSIONS_NATIVE:
+    return Answer.boolean(D.Limits.Bfloat16Conversions);
+  case UR_DEVICE_INFO_ESIMD_SUPPORT:
+    return Answer.boolean(D.Limits.Esimd);
+  case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
+    return Answer.value(uint32_t{1}); // no backend here has a notion of queue indices
+  case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES:
+    // urEnqueueKernelLaunch takes no launch property here (cooperative, cluster, ...).
+    return Answer.value(ur_kernel_launch_properties_flags_t{0});
+  // ---- memory
+  case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
+    return Answer.value(uint64_t{D.Memory.MaxAllocSize});
+  case UR_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:
+    return Answer.value(uint32_t{D.Memory.BaseAddressAlignBits});
+  case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE:
+    return Answer.value(static_cast<ur_device_mem_cache_type_t>(D.Memory.GlobalCacheType));
+  case UR_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE:
+    return Answer.value(uint32_t{D.Memory.GlobalCacheLineSize});
+  case UR_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE:
+    return Answer.value(uint64_t{D.Memory.GlobalCacheSize});
+  case UR_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE:
+    return Answer.value(uint64_t{D.Memory.MaxConstantBufferSize});
+  case UR_DEVICE_INFO_LOCAL_MEM_TYPE:
+    return Answer.value(static_cast<ur_device_local_mem_type_t>(D.Memory.LocalMemType));
+  case UR_DEVICE_INFO_LOCAL_MEM_SIZE:
+    return Answer.value(uint64_t{D.Memory.LocalMemSize});
+  case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
+    return Answer.boolean(D.Memory.ErrorCorrection);
+  case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
+    return Answer.boolean(dglink::core::servesHostUnifiedMemory(D.Memory));
+  case UR_DEVICE_INFO_IS_INTEGRATED_GPU:
+    return Answer.boolean(D.IntegratedGpu);
+  case UR_DEVICE_INFO_MEM_CHANNEL_SUPPORT:
+    // urMemBufferCreate takes no channel property here.
+    return Answer.boolean(false);
+  // ---- atomics
+  case UR_DEVICE_INFO_ATOMIC_64:
+    return Answer.boolean(D.Atomics.Int64);
+  case UR_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES:
+    return Answer.value(static_cast<ur_memory_order_capability_flags_t>(D.Atomics.MemoryOrders));
+  case UR_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES:
+    return Answer.value(static_cast<ur_memory_scope_capability_flags_t>(D.Atomics.MemoryScopes));
+  case UR_DEVICE_INFO_ATOMIC_FENCE_ORDER_CAPABILITIES:
+    return Answer.value(static_cast<ur_memory_order_capability_flags_t>(D.Atomics.FenceOrders));
+  case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
+    return Answer.value(static_cast<ur_memory_scope_capability_flags_t>(D.Atomics.FenceScopes));
+  // ---- images: not served (no urMemImageCreate, no samplers), so none of any size
+  case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
+  case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
+  case UR_DEVICE_INFO_MAX_SAMPLERS:
+    return Answer.value(uint32_t{0});
+  case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
+  case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
+  case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
+  case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
+  case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
+  case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
+  case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
+    return Answer.value(size_t{0});
+  case UR_DEVICE_INFO_IMAGE_SRGB:
+    return Answer.boolean(false);
+  // ---- partitions: none (urDevicePartition is not served)
+  case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
+    return Answer.value(ur_device_affinity_domain_flags_t{0});
+  case UR_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC:
+    // No interop objects (OpenGL, DirectX) are shared through this face.
+    return Answer.boolean(false);
+  case UR_DEVICE_INFO_BACKEND_RUNTIME_VERSION:
+    return Answer.string(D.RuntimeVersion);
   case UR_DEVICE_INFO_HALF_FP_CONFIG:
     return Answer.value(fpFlags(D.HalfFpConfig));
   case UR_DEVICE_INFO_GLOBAL_MEM_SIZE:
@@ -320,8 +463,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_LINKER_AVAILABLE:
     return Answer.boolean(D.LinkerAvailable);
   case UR_DEVICE_INFO_IMAGE_SUPPORT:
-  case UR_DEVICE_INFO_HOST_UNIFIED_MEMORY:
-  case UR_DEVICE_INFO_ERROR_CORRECTION_SUPPORT:
   case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
   case UR_DEVICE_INFO_USM_POOL_SUPPORT:
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
@@ -330,8 +471,7 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     // Specialization constants are set in a SPIR-V module's words before it is built
     // (dglink::core::setSpecializationConstants): wherever the device takes SPIR-V,
     // translated or not.
-    const std::vector<std::string> Formats = splitOnSpaces(D.ImageFormats);
-    return Answer.boolean(std::find(Formats.begin(), Formats.end(), "spirv64") != Formats.end());
+    return Answer.boolean(contains(D.ImageFormats, "spirv64"));
   }
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:

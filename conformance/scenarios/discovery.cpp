@@ -6,6 +6,7 @@
 #include <dglink/dispatch.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace dglink::conformance {
@@ -137,6 +138,39 @@ TEST_P(DeviceInfo, SizesReported) {
       {PI_EXT_DEVICE_INFO_USM_MECHANISM, sizeof(pi_usm_mechanism)},
       {PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM, sizeof(pi_device_global_mechanism)},
       {PI_EXT_DEVICE_INFO_EXECUTES_KERNELS, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t)},
+      {PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_MAX_CLOCK_FREQUENCY, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_ADDRESS_BITS, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, sizeof(pi_uint64)},
+      {PI_DEVICE_INFO_IMAGE_SUPPORT, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_MAX_PARAMETER_SIZE, sizeof(size_t)},
+      {PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_SINGLE_FP_CONFIG, sizeof(pi_bitfield)},
+      {PI_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE, sizeof(pi_device_mem_cache_type)},
+      {PI_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE, sizeof(pi_uint64)},
+      {PI_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE, sizeof(pi_uint64)},
+      {PI_DEVICE_INFO_MAX_CONSTANT_ARGS, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_LOCAL_MEM_TYPE, sizeof(pi_device_local_mem_type)},
+      {PI_DEVICE_INFO_LOCAL_MEM_SIZE, sizeof(pi_uint64)},
+      {PI_DEVICE_INFO_ERROR_CORRECTION_SUPPORT, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_PROFILING_TIMER_RESOLUTION, sizeof(size_t)},
+      {PI_DEVICE_INFO_ENDIAN_LITTLE, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_EXECUTION_CAPABILITIES, sizeof(pi_bitfield)},
+      {PI_DEVICE_INFO_HOST_UNIFIED_MEMORY, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_PRINTF_BUFFER_SIZE, sizeof(size_t)},
+      {PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS, sizeof(pi_uint32)},
+      {PI_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_ATOMIC_64, sizeof(pi_bool)},
+      {PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES, sizeof(pi_memory_order_capabilities)},
+      {PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES, sizeof(pi_memory_scope_capabilities)},
+      {PI_EXT_ONEAPI_DEVICE_INFO_MAX_GLOBAL_WORK_GROUPS, sizeof(size_t)},
+      {PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D, 3 * sizeof(size_t)},
   };
   for (const Query &Q : Queries) {
     SCOPED_TRACE(testing::Message() << "device info 0x" << std::hex << Q.Name);
@@ -144,9 +178,78 @@ TEST_P(DeviceInfo, SizesReported) {
     ASSERT_PI_SUCCESS(piDeviceGetInfo(Device, Q.Name, 0, nullptr, &Size));
     EXPECT_EQ(Size, Q.Size);
     // The answer fits the size it reported.
-    alignas(8) unsigned char Value[16] = {};
+    alignas(8) unsigned char Value[32] = {};
     EXPECT_PI_SUCCESS(piDeviceGetInfo(Device, Q.Name, Q.Size, Value, nullptr));
   }
+}
+
+// The limits agree with each other and with what the device computes: a device answers
+// what it is, not a table of defaults.
+TEST_P(DeviceInfo, LimitsAgree) {
+  auto Scalar = [&](pi_device_info Name, auto &Out) {
+    EXPECT_PI_SUCCESS(piDeviceGetInfo(Device, Name, sizeof(Out), &Out, nullptr))
+        << "device info 0x" << std::hex << Name;
+  };
+  pi_uint64 Global = 0, MaxAlloc = 0, Local = 0;
+  Scalar(PI_DEVICE_INFO_GLOBAL_MEM_SIZE, Global);
+  Scalar(PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, MaxAlloc);
+  Scalar(PI_DEVICE_INFO_LOCAL_MEM_SIZE, Local);
+  EXPECT_GT(MaxAlloc, 0u);
+  EXPECT_LE(MaxAlloc, Global) << "one allocation larger than the device's memory";
+  pi_device_local_mem_type LocalType = PI_DEVICE_LOCAL_MEM_TYPE_NONE;
+  Scalar(PI_DEVICE_INFO_LOCAL_MEM_TYPE, LocalType);
+  EXPECT_EQ(LocalType == PI_DEVICE_LOCAL_MEM_TYPE_NONE, Local == 0)
+      << "local memory of type " << LocalType << " and size " << Local;
+  // Vector widths of half and double are 0 exactly where the precision is not computed.
+  pi_bitfield Half = 0, Double = 0, Single = 0;
+  Scalar(PI_DEVICE_INFO_HALF_FP_CONFIG, Half);
+  Scalar(PI_DEVICE_INFO_DOUBLE_FP_CONFIG, Double);
+  Scalar(PI_DEVICE_INFO_SINGLE_FP_CONFIG, Single);
+  EXPECT_NE(Single, 0u) << "every device computes floats";
+  pi_uint32 Width = 0;
+  Scalar(PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF, Width);
+  EXPECT_EQ(Width == 0, Half == 0) << "half: width " << Width << ", config " << Half;
+  Scalar(PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE, Width);
+  EXPECT_EQ(Width == 0, Double == 0) << "double: width " << Width << ", config " << Double;
+  Scalar(PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT, Width);
+  EXPECT_GE(Width, 1u);
+  // Images are not served: none of any kind.
+  pi_bool Images = PI_TRUE;
+  Scalar(PI_DEVICE_INFO_IMAGE_SUPPORT, Images);
+  EXPECT_EQ(Images, PI_FALSE);
+  // Work-group limits: per dimension, and their product in all.
+  size_t Groups[3] = {}, Total = 0;
+  ASSERT_PI_SUCCESS(piDeviceGetInfo(Device, PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D,
+                                    sizeof(Groups), Groups, nullptr));
+  Scalar(PI_EXT_ONEAPI_DEVICE_INFO_MAX_GLOBAL_WORK_GROUPS, Total);
+  size_t Product = 1;
+  for (size_t Each : Groups) {
+    EXPECT_GT(Each, 0u);
+    if (__builtin_mul_overflow(Product, Each, &Product))
+      Product = SIZE_MAX;
+  }
+  EXPECT_EQ(Total, Product);
+  // Atomics: relaxed order and work-group scope at least (OpenCL 3.0's minimum).
+  pi_memory_order_capabilities Orders = 0;
+  pi_memory_scope_capabilities Scopes = 0;
+  Scalar(PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES, Orders);
+  Scalar(PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES, Scopes);
+  EXPECT_NE(Orders & PI_MEMORY_ORDER_RELAXED, 0u);
+  EXPECT_NE(Scopes & PI_MEMORY_SCOPE_WORK_GROUP, 0u);
+  // 64-bit atomics wherever the extension string names them (CUDA and HIP name none).
+  pi_bool Atomic64 = PI_FALSE;
+  Scalar(PI_DEVICE_INFO_ATOMIC_64, Atomic64);
+  if (hasExtension("cl_khr_int64_base_atomics") && hasExtension("cl_khr_int64_extended_atomics")) {
+    EXPECT_EQ(Atomic64, PI_TRUE);
+  }
+  // Sub-group sizes: size_t each; the count of sub-groups at least one.
+  size_t Bytes = 0;
+  ASSERT_PI_SUCCESS(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_SUB_GROUP_SIZES_INTEL, 0, nullptr, &Bytes));
+  EXPECT_EQ(Bytes % sizeof(size_t), 0u);
+  pi_uint32 SubGroups = 0;
+  Scalar(PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS, SubGroups);
+  EXPECT_GE(SubGroups, 1u);
 }
 
 TEST_P(DeviceInfo, TooSmallBuffer) {

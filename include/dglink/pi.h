@@ -139,6 +139,54 @@ typedef enum {
   PI_DEVICE_INFO_PLATFORM = 0x1031,          /* pi_platform */
   PI_DEVICE_INFO_IL_VERSION = 0x105B,        /* string, may be empty */
   PI_DEVICE_INFO_REFERENCE_COUNT = 0x1047,   /* pi_uint32 */
+  /* Limits, memory, vector widths: OpenCL's numbers and types (pi_uint32 for cl_uint,
+     pi_uint64 for cl_ulong, pi_bool for cl_bool, pi_bitfield for OpenCL's bit-fields) */
+  PI_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS = 0x1003,         /* pi_uint32: 3 */
+  PI_DEVICE_INFO_MAX_WORK_ITEM_SIZES = 0x1005,              /* size_t[3] */
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR = 0x1006,      /* pi_uint32, each */
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT = 0x1007,
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT = 0x1008,
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG = 0x1009,
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_FLOAT = 0x100A,
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_DOUBLE = 0x100B,
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_HALF = 0x1034,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR = 0x1036,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT = 0x1037,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT = 0x1038,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG = 0x1039,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT = 0x103A,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE = 0x103B,
+  PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF = 0x103C,
+  PI_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 0x100C,              /* pi_uint32, MHz */
+  PI_DEVICE_INFO_ADDRESS_BITS = 0x100D,                     /* pi_uint32: 64 */
+  PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE = 0x1010,               /* pi_uint64 */
+  PI_DEVICE_INFO_IMAGE_SUPPORT = 0x1016,                    /* pi_bool: false (no images) */
+  PI_DEVICE_INFO_MAX_PARAMETER_SIZE = 0x1017,               /* size_t */
+  PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN = 0x1019,              /* pi_uint32, bits */
+  PI_DEVICE_INFO_SINGLE_FP_CONFIG = 0x101B,                 /* pi_bitfield */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE = 0x101C,            /* pi_device_mem_cache_type */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE = 0x101D,        /* pi_uint32 */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE = 0x101E,            /* pi_uint64 */
+  PI_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE = 0x1020,         /* pi_uint64 */
+  PI_DEVICE_INFO_MAX_CONSTANT_ARGS = 0x1021,                /* pi_uint32 */
+  PI_DEVICE_INFO_LOCAL_MEM_TYPE = 0x1022,                   /* pi_device_local_mem_type */
+  PI_DEVICE_INFO_LOCAL_MEM_SIZE = 0x1023,                   /* pi_uint64 */
+  PI_DEVICE_INFO_ERROR_CORRECTION_SUPPORT = 0x1024,         /* pi_bool */
+  PI_DEVICE_INFO_PROFILING_TIMER_RESOLUTION = 0x1025,       /* size_t, ns */
+  PI_DEVICE_INFO_ENDIAN_LITTLE = 0x1026,                    /* pi_bool */
+  PI_DEVICE_INFO_EXECUTION_CAPABILITIES = 0x1029,           /* pi_bitfield: PI_EXEC_* */
+  PI_DEVICE_INFO_HOST_UNIFIED_MEMORY = 0x1035,              /* pi_bool */
+  PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC = 0x1048,      /* pi_bool */
+  PI_DEVICE_INFO_PRINTF_BUFFER_SIZE = 0x1049,               /* size_t */
+  PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS = 0x105C,               /* pi_uint32 */
+  PI_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS = 0x105D, /* pi_bool */
+  PI_DEVICE_INFO_SUB_GROUP_SIZES_INTEL = 0x4108,            /* size_t[] */
+  /* DPC++'s PI numbers */
+  PI_DEVICE_INFO_ATOMIC_64 = 0x10110,                       /* pi_bool */
+  PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES = 0x10111, /* pi_memory_order_capabilities */
+  PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES = 0x11000, /* pi_memory_scope_capabilities */
+  PI_EXT_ONEAPI_DEVICE_INFO_MAX_GLOBAL_WORK_GROUPS = 0x20000, /* size_t */
+  PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D = 0x20003,    /* size_t[3] */
   /* pi_usm_capabilities: what each kind of USM allocation allows on this device
      (0: piextUSM*Alloc of that kind is refused with PI_ERROR_INVALID_OPERATION) */
   PI_DEVICE_INFO_USM_HOST_SUPPORT = 0x4190,
@@ -155,6 +203,35 @@ typedef enum {
                                                  targets this device builds and runs, linked
                                                  or not; a superset of LINK_FORMATS) */
 } pi_device_info;
+
+/* OpenCL's numbers: cl_device_mem_cache_type, cl_device_local_mem_type,
+   cl_device_exec_capabilities. */
+typedef enum {
+  PI_DEVICE_MEM_CACHE_TYPE_NONE = 0,
+  PI_DEVICE_MEM_CACHE_TYPE_READ_ONLY_CACHE = 1,
+  PI_DEVICE_MEM_CACHE_TYPE_READ_WRITE_CACHE = 2
+} pi_device_mem_cache_type;
+typedef enum {
+  PI_DEVICE_LOCAL_MEM_TYPE_NONE = 0, /* no local memory of its own */
+  PI_DEVICE_LOCAL_MEM_TYPE_LOCAL = 1,
+  PI_DEVICE_LOCAL_MEM_TYPE_GLOBAL = 2
+} pi_device_local_mem_type;
+#define PI_EXEC_KERNEL ((pi_bitfield)1 << 0)
+#define PI_EXEC_NATIVE_KERNEL ((pi_bitfield)1 << 1)
+
+/* What atomics and fences can do, as DPC++'s PI numbers them (the same bits as UR's). */
+typedef pi_bitfield pi_memory_order_capabilities;
+#define PI_MEMORY_ORDER_RELAXED ((pi_memory_order_capabilities)0x01)
+#define PI_MEMORY_ORDER_ACQUIRE ((pi_memory_order_capabilities)0x02)
+#define PI_MEMORY_ORDER_RELEASE ((pi_memory_order_capabilities)0x04)
+#define PI_MEMORY_ORDER_ACQ_REL ((pi_memory_order_capabilities)0x08)
+#define PI_MEMORY_ORDER_SEQ_CST ((pi_memory_order_capabilities)0x10)
+typedef pi_bitfield pi_memory_scope_capabilities;
+#define PI_MEMORY_SCOPE_WORK_ITEM ((pi_memory_scope_capabilities)0x01)
+#define PI_MEMORY_SCOPE_SUB_GROUP ((pi_memory_scope_capabilities)0x02)
+#define PI_MEMORY_SCOPE_WORK_GROUP ((pi_memory_scope_capabilities)0x04)
+#define PI_MEMORY_SCOPE_DEVICE ((pi_memory_scope_capabilities)0x08)
+#define PI_MEMORY_SCOPE_SYSTEM ((pi_memory_scope_capabilities)0x10)
 
 /* How a device serves piextEnqueueDeviceGlobalVariableRead/Write. */
 typedef enum {

@@ -383,6 +383,17 @@ ze_result_t ZE_APICALL deviceGetMemoryProperties(ze_device_handle_t Device, uint
   return ZE_RESULT_SUCCESS;
 }
 
+// Host memory and nothing of its own in front of it: no cache to list.
+ze_result_t ZE_APICALL deviceGetCacheProperties(ze_device_handle_t Device, uint32_t *Count,
+                                                ze_device_cache_properties_t *) {
+  if (Device != &TheDevice)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Count == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Count = 0;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL deviceGetMemoryAccessProperties(
     ze_device_handle_t Device, ze_device_memory_access_properties_t *Properties) {
   if (Device != &TheDevice)
@@ -1134,6 +1145,7 @@ DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
   Table->pfnGetModuleProperties = deviceGetModuleProperties;
   Table->pfnGetCommandQueueGroupProperties = deviceGetCommandQueueGroupProperties;
   Table->pfnGetMemoryProperties = deviceGetMemoryProperties;
+  Table->pfnGetCacheProperties = deviceGetCacheProperties;
   Table->pfnGetMemoryAccessProperties = deviceGetMemoryAccessProperties;
 })
 DGLINK_TABLE(zeGetContextProcAddrTable, ze_context_dditable_t, {

@@ -68,8 +68,90 @@ struct HandleHeader {
   HandleHeader &operator=(const HandleHeader &) = delete;
 };
 
+// The limits of kernels and their launches, as the driver states them.
+struct DeviceLimits {
+  pi_uint32 MaxClockFrequency = 0; // MHz; 0 where the driver does not say
+  // Work-groups one launch may have per dimension (the total is their product).
+  size_t MaxWorkGroups[3] = {1, 1, 1};
+  size_t MaxParameterSize = 0; // bytes of kernel arguments one launch passes
+  pi_uint32 MaxConstantArgs = 0;
+  size_t PrintfBufferSize = 0;
+  size_t ProfilingTimerResolution = 0; // ns per tick of the event timestamps
+  // Sub-group sizes the device runs (empty where it has no sub-groups to choose).
+  std::vector<pi_uint32> SubGroupSizes;
+  pi_uint32 MaxNumSubGroups = 1;
+  bool SubGroupIndependentForwardProgress = false;
+  pi_bitfield SingleFpConfig = 0; // cl_device_fp_config bits, as DoubleFpConfig
+  pi_bitfield ExecutionCapabilities = PI_EXEC_KERNEL;
+  bool AsyncBarrier = false; // SYCL's CUDA async barrier (sm_80+)
+  bool Bfloat16Conversions = false;
+  bool Esimd = false;
+
+  // The work-groups of one launch in all: the product of MaxWorkGroups, or the largest
+  // size_t where that overflows.
+  size_t totalWorkGroups() const {
+    size_t Total = 1;
+    for (const size_t Each : MaxWorkGroups)
+      if (__builtin_mul_overflow(Total, Each, &Total))
+        return SIZE_MAX;
+    return Total;
+  }
+};
+
+// The __constant pointers a launch can pass where the driver states no count: as many
+// as its parameter space holds (8 bytes each).
+inline pi_uint32 constantArgumentsIn(size_t ParameterBytes) {
+  return static_cast<pi_uint32>(ParameterBytes / sizeof(void *));
+}
+
+// Memory as the device sees it, in OpenCL's words (cl_device_mem_cache_type and
+// cl_device_local_mem_type numbering).
+struct DeviceMemory {
+  pi_uint64 MaxAllocSize = 0;
+  pi_uint32 BaseAddressAlignBits = 8; // alignment of a sub-buffer's offset, in bits
+  pi_uint32 GlobalCacheType = PI_DEVICE_MEM_CACHE_TYPE_NONE;
+  pi_uint32 GlobalCacheLineSize = 0;
+  pi_uint64 GlobalCacheSize = 0;
+  pi_uint64 MaxConstantBufferSize = 0;
+  pi_uint32 LocalMemType = PI_DEVICE_LOCAL_MEM_TYPE_NONE;
+  pi_uint64 LocalMemSize = 0;
+  bool ErrorCorrection = false;
+  // The device works on the host's memory (CPUs, integrated GPUs): the driver's fact. The
+  // faces answer HOST_UNIFIED_MEMORY with servesHostUnifiedMemory() instead.
+  bool HostUnified = false;
+};
+
+// What HOST_UNIFIED_MEMORY answers. A SYCL runtime that reads true shares a buffer's
+// host and device copies: it creates the buffer over the host memory
+// (USE_HOST_POINTER) and reaches it through maps, which the adapters do not serve. So
+// false everywhere, whatever the driver says (Memory.HostUnified), until they do: the
+// runtime then copies, which works.
+inline bool servesHostUnifiedMemory(const DeviceMemory &) { return false; }
+
+// What kernels' atomics and fences can do (PI_MEMORY_ORDER_* and PI_MEMORY_SCOPE_* bits,
+// a scope implying every narrower one).
+struct DeviceAtomics {
+  bool Int64 = false;
+  pi_memory_order_capabilities MemoryOrders = PI_MEMORY_ORDER_RELAXED;
+  pi_memory_scope_capabilities MemoryScopes =
+      PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP;
+  pi_memory_order_capabilities FenceOrders = PI_MEMORY_ORDER_RELAXED | PI_MEMORY_ORDER_ACQUIRE |
+                                             PI_MEMORY_ORDER_RELEASE | PI_MEMORY_ORDER_ACQ_REL;
+  pi_memory_scope_capabilities FenceScopes =
+      PI_MEMORY_SCOPE_WORK_ITEM | PI_MEMORY_SCOPE_SUB_GROUP | PI_MEMORY_SCOPE_WORK_GROUP;
+};
+
+// OpenCL's preferred and native vector widths, per scalar type; 0 for a type the device
+// does not compute (double without fp64, half without fp16).
+enum class VectorType : unsigned { Char, Short, Int, Long, Float, Double, Half, Count };
+struct DeviceVectorWidths {
+  static constexpr size_t Count = static_cast<size_t>(VectorType::Count);
+  pi_uint32 Preferred[Count] = {1, 1, 1, 1, 1, 0, 0};
+  pi_uint32 Native[Count] = {1, 1, 1, 1, 1, 0, 0};
+};
+
 // What a device says of itself, filled once by the backend at discovery; the core
-// answers piDeviceGetInfo from it.
+// answers piDeviceGetInfo from it. (Images are not served: no image limits here.)
 struct DeviceDescription {
   pi_device_type Type = PI_DEVICE_TYPE_GPU;
   pi_uint32 VendorId = 0;
@@ -91,6 +173,12 @@ struct DeviceDescription {
   pi_uint32 MaxHostUsmAlignment = 0, MaxDeviceUsmAlignment = 0, MaxSharedUsmAlignment = 0;
   pi_device_global_mechanism DeviceGlobal = PI_DEVICE_GLOBAL_MECHANISM_NONE;
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
+  std::string RuntimeVersion; // the backend's version for the device ("3.0", "9.0")
+  bool IntegratedGpu = false;
+  DeviceLimits Limits;
+  DeviceMemory Memory;
+  DeviceAtomics Atomics;
+  DeviceVectorWidths VectorWidths;
 };
 
 struct PlatformDescription {

@@ -35,6 +35,17 @@ struct DeviceInfo {
   int MaxBlockDim[3] = {1024, 1024, 64};
   int MaxGridDim[3] = {0x7FFFFFFF, 65535, 65535};
   size_t TotalMemory = 0;
+  // What else the driver states of the device (0 / false where it does not).
+  int ClockRateKHz = 0;
+  int WarpSize = 0;
+  int SharedMemoryPerBlock = 0;
+  int ConstantMemory = 0;
+  int L2CacheBytes = 0;
+  int CacheLineBytes = 0; // a documented constant of the vendor, 0 where there is none
+  bool Ecc = false;
+  bool Integrated = false;
+  bool Int64Atomics = false;
+  size_t TimerResolutionNs = 0; // of the driver's event timing, as its documentation says
 };
 
 // The device code a driver runs.
