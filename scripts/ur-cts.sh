@@ -69,15 +69,15 @@ for entry in "${suites[@]}"; do
   [ -d "$kernel_dir" ] && args+=("--kernel_directory=$kernel_dir")
   timeout 900 "$program" "${args[@]}" >"$log" 2>&1
   rc=$?
-  if ! grep -q '^\[==========\] .* ran\.' "$log" || { [ $rc -ne 0 ] && [ $rc -ne 1 ]; }; then
+  if ! grep -aq '^\[==========\] .* ran\.' "$log" || { [ $rc -ne 0 ] && [ $rc -ne 1 ]; }; then
     printf '| %s | crashed (exit %s, see %s) | | |\n' "$suite" "$rc" "$log"
     status=1
     continue
   fi
-  passed=$(grep -c '^\[       OK \]' "$log")
-  skipped=$(grep -c '^\[  SKIPPED \] .* ms)$' "$log")
-  failed_names=$(grep '^\[  FAILED  \] .* ms)$' "$log" | sed -E 's/^\[  FAILED  \] ([^/ ]+).*/\1/' | sort -u)
-  failed=$(grep -c '^\[  FAILED  \] .* ms)$' "$log")
+  passed=$(grep -a -c '^\[       OK \]' "$log")
+  skipped=$(grep -a -c '^\[  SKIPPED \] .* ms)$' "$log")
+  failed_names=$(grep -a '^\[  FAILED  \] .* ms)$' "$log" | sed -E 's/^\[  FAILED  \] ([^/ ]+).*/\1/' | sort -u)
+  failed=$(grep -a -c '^\[  FAILED  \] .* ms)$' "$log")
   patterns=$(known_of "$suite")
   known_count=0
   while IFS= read -r name; do
@@ -89,7 +89,7 @@ for entry in "${suites[@]}"; do
       status=1
     fi
   done <<<"$failed_names"
-  passed_names=$(grep '^\[       OK \] ' "$log" | sed -E 's/^\[       OK \] ([^/ ]+).*/\1/' | sort -u)
+  passed_names=$(grep -a '^\[       OK \] ' "$log" | sed -E 's/^\[       OK \] ([^/ ]+).*/\1/' | sort -u)
   while IFS= read -r pattern; do
     [ -z "$pattern" ] && continue
     # Listed for one backend, a test may be skipped on another: only a pass (and no
