@@ -198,7 +198,10 @@ if(DglinkUrTests AND DGLINK_UR_CTS_DEVICE_CODE)
   # UR's build knows the device programs' UR sources, not their ports: a changed port
   # (or stand-in) removes the binaries and integration headers made from it, so that
   # UR's build makes them again.
-  file(GLOB DglinkUrPorts CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*")
+  file(GLOB DglinkUrPorts CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.cl"
+       "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.h")
+  list(APPEND DglinkUrPorts "${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin"
+       "${CMAKE_SOURCE_DIR}/conformance/ur_cts/sources.sha256")
   ExternalProject_Add_Step(dglink_unified_runtime device_code_ports
     COMMAND sh -c "rm -f \"$0\"/*/*.bin.0 \"$0\"/*/*.ih" "${DGLINK_UR_CTS_KERNEL_DIR}"
     DEPENDS ${DglinkUrPorts}
