@@ -14,15 +14,26 @@ set(DGLINK_UR_SNAPSHOT "${CMAKE_SOURCE_DIR}/../shared/third_party/unified-runtim
 set(DGLINK_UR_SOURCE_DIR "" CACHE PATH
     "Unified Runtime source tree (default: DGLINK_UR_SNAPSHOT, extracted into the build folder)")
 option(DGLINK_REQUIRE_UR "Fail the configuration when no UR is found (CI: scripts/dev.sh)" OFF)
-option(DGLINK_UR_BUILD_CTS "Build UR's conformance tests (those that need no DPC++) from source"
-       ON)
+option(DGLINK_UR_BUILD_CTS "Build UR's conformance tests from source" ON)
 
 option(DGLINK_UR_CTS_UNITY
        "Compile UR's conformance-test suites as unity builds (several times faster; CI)" ON)
 set(DGLINK_UR_CTS_DIR "" CACHE PATH
     "Where UR's conformance test programs are, for an installed UR (set when UR is built here)")
-set(DGLINK_UR_CTS_SUITES adapter platform device context memory event queue CACHE STRING
-    "The UR CTS suites that build without DPC++ and run against dglink's UR adapters")
+# All 23 suites UR's CTS builds for dglink's adapters: 13 need no device code, 10 load the
+# device programs that dglink's DPC++ stand-in (conformance/ur_cts/dpcxx-standin) builds
+# from the ports in conformance/ur_cts (docs/ur.md). exp_enqueue_native is UR's CUDA
+# adapter's own (built only with it).
+set(DGLINK_UR_CTS_SUITES
+    adapter platform device context memory event queue sampler virtual_memory exp_graph
+    exp_reusable_events exp_usm_context_memcpy exp_usm_host_mem_register kernel program
+    enqueue usm exp_command_buffer exp_kernel_launch_with_args memory-migrate
+    integration exp_host_task exp_usm_p2p
+    CACHE STRING "The UR CTS suites built here and run against dglink's UR adapters")
+option(DGLINK_UR_CTS_DEVICE_CODE
+       "Build the CTS suites that load device code, with dglink's DPC++ stand-in" ON)
+set(DGLINK_UR_CTS_TRIPLES "spir64,nvptx64-nvidia-cuda" CACHE STRING
+    "The targets the DPC++ stand-in builds UR's CTS device programs for (spir64: SPIR-V; nvptx64-nvidia-cuda: PTX)")
 set(DGLINK_UR_FOUND OFF)
 if(NOT DGLINK_ENABLE_UR)
   message(STATUS "dglink: Unified Runtime face OFF (DGLINK_ENABLE_UR=OFF)")
@@ -135,6 +146,21 @@ if(DglinkUrTests)
        -DFETCHCONTENT_FULLY_DISCONNECTED=ON
        -DURLIT_LIT_BINARY=${DglinkLit}
        -DURLIT_FILECHECK_BINARY=${DGLINK_FILECHECK})
+  if(DGLINK_UR_CTS_DEVICE_CODE)
+    # UR's device_code/CMakeLists.txt calls UR_DPCXX per program and triple and
+    # UR_DEVICE_CODE_EXTRACTOR to take the binary out: dpcxx-standin is both
+    # (clang-15, llvm-spirv-15 and llc-15 for the ports in conformance/ur_cts).
+    set(DglinkUrStandin "${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin")
+    list(APPEND DglinkUrArgs
+         -DUR_DPCXX=${DglinkUrStandin}
+         -DUR_DEVICE_CODE_EXTRACTOR=${DglinkUrStandin}
+         -DUR_CONFORMANCE_TARGET_TRIPLES=${DGLINK_UR_CTS_TRIPLES}
+         -DUR_TEST_FUZZTESTS=OFF)
+  else()
+    set(DglinkUrDeviceSuites kernel program enqueue usm exp_command_buffer
+        exp_kernel_launch_with_args memory-migrate integration exp_host_task exp_usm_p2p)
+    list(REMOVE_ITEM DGLINK_UR_CTS_SUITES ${DglinkUrDeviceSuites})
+  endif()
   foreach(Suite IN LISTS DGLINK_UR_CTS_SUITES)
     list(APPEND DglinkUrTargets ${Suite}-test)
   endforeach()
@@ -146,6 +172,9 @@ if(DglinkUrTests)
          "-DDGLINK_UR_UNITY_SUITES=${DglinkUrUnitySuites}")
   endif()
   set(DGLINK_UR_CTS_DIR "${DglinkUrBinary}/test/conformance")
+  if(DGLINK_UR_CTS_DEVICE_CODE)
+    set(DGLINK_UR_CTS_KERNEL_DIR "${DGLINK_UR_CTS_DIR}/device_binaries")
+  endif()
 endif()
 set(DglinkUrBuildCommand)
 foreach(Target IN LISTS DglinkUrTargets)
@@ -164,6 +193,22 @@ ExternalProject_Add(dglink_unified_runtime
   BUILD_BYPRODUCTS "${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libur_loader.so"
                    "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/urinfo"
   USES_TERMINAL_BUILD ON)
+
+if(DglinkUrTests AND DGLINK_UR_CTS_DEVICE_CODE)
+  # UR's build knows the device programs' UR sources, not their ports: a changed port
+  # (or stand-in) removes the binaries and integration headers made from it, so that
+  # UR's build makes them again.
+  file(GLOB DglinkUrPorts CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.cl"
+       "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.h")
+  list(APPEND DglinkUrPorts "${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin"
+       "${CMAKE_SOURCE_DIR}/conformance/ur_cts/sources.sha256")
+  ExternalProject_Add_Step(dglink_unified_runtime device_code_ports
+    COMMAND sh -c "rm -f \"$0\"/*/*.bin.0 \"$0\"/*/*.ih" "${DGLINK_UR_CTS_KERNEL_DIR}"
+    DEPENDS ${DglinkUrPorts}
+    DEPENDEES configure
+    DEPENDERS build
+    COMMENT "dglink: UR CTS device code ports changed; their binaries are made again")
+endif()
 
 add_library(dglink_ur_loader_library SHARED IMPORTED)
 set_target_properties(dglink_ur_loader_library PROPERTIES

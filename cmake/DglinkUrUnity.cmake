@@ -11,11 +11,29 @@ function(dglink_ur_unity)
       set_target_properties(${Suite}-test PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
     endif()
   endforeach()
-  # urMemImageCreate.cpp and urMemImageCreateWithImageFormatParam.cpp both define a static
-  # image_desc.
-  set_source_files_properties(
-    "${PROJECT_SOURCE_DIR}/test/conformance/memory/urMemImageCreateWithImageFormatParam.cpp"
-    DIRECTORY "${PROJECT_SOURCE_DIR}/test/conformance/memory"
-    PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  # Sources that define a file-local name another source of their suite defines too stay
+  # out of the batches (<folder>/<source>, the first definer stays in):
+  #   memory: a static image_desc; enqueue: generateParameterizations (the rect copies),
+  #   testParametersFill and test_cases (the fills, the launch test); exp_command_buffer:
+  #   generateParameterizations (rect_*) and test_cases (copy, fill, read, write).
+  set(Separate
+      memory/urMemImageCreateWithImageFormatParam.cpp
+      enqueue/urEnqueueMemBufferReadRect.cpp
+      enqueue/urEnqueueMemBufferWriteRect.cpp
+      enqueue/urEnqueueUSMFill.cpp
+      enqueue/urEnqueueUSMFill2D.cpp
+      enqueue/urEnqueueKernelLaunchWithArgsExp.cpp
+      exp_command_buffer/rect_write.cpp
+      exp_command_buffer/fill.cpp
+      exp_command_buffer/read.cpp
+      exp_command_buffer/write.cpp)
+  set(Conformance "${PROJECT_SOURCE_DIR}/test/conformance")
+  foreach(Source IN LISTS Separate)
+    string(REGEX REPLACE "/.*" "" Folder "${Source}")
+    if(EXISTS "${Conformance}/${Folder}/CMakeLists.txt" AND TARGET ${Folder}-test)
+      set_source_files_properties("${Conformance}/${Source}" DIRECTORY "${Conformance}/${Folder}"
+                                  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endforeach()
 endfunction()
 cmake_language(DEFER DIRECTORY "${PROJECT_SOURCE_DIR}" CALL dglink_ur_unity)

@@ -10,6 +10,7 @@ formatted=(
   adapters
   common
   conformance/scenarios/core_guarantees.cpp
+  conformance/ur_cts/check_ports.cpp
   conformance/ur_face
   examples
   include/dglink/runtime.h

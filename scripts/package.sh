@@ -26,9 +26,16 @@ cp "$root/conformance/ur_face/validation_run.sh" "$out/tests/"
 cts=$build/_deps/unified-runtime-build/test/conformance
 if [ -d "$cts" ]; then
   mkdir -p "$out/tests/ur_cts"
-  for suite in "$cts"/*/; do
-    suite=$(basename "$suite")
-    [ -x "$cts/$suite/$suite-test" ] && cp -a "$cts/$suite/$suite-test" "$out/tests/ur_cts/"
+  for program in "$cts"/*/*-test; do
+    [ -x "$program" ] && cp -a "$program" "$out/tests/ur_cts/"
+  done
+  # The device programs of the suites that load device code (SPIR-V and PTX, built by
+  # dglink's DPC++ stand-in, conformance/ur_cts): ur-cts.sh passes --kernel_directory.
+  for binary in "$cts"/device_binaries/*/*.bin.0; do
+    [ -f "$binary" ] || continue
+    program=$(basename "$(dirname "$binary")")
+    mkdir -p "$out/tests/ur_cts/device_binaries/$program"
+    cp -a "$binary" "$out/tests/ur_cts/device_binaries/$program/"
   done
   cp "$root/scripts/ur-cts.sh" "$root/conformance/ur_face/cts_known_failures.txt" "$out/tests/ur_cts/"
 fi

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Runs Unified Runtime's own conformance tests (the suites built without DPC++) against
-# one dglink UR adapter through the real UR loader, and prints pass/fail/skip per suite.
+# Runs Unified Runtime's own conformance tests (CTS) against one dglink UR adapter
+# through the real UR loader, and prints pass/fail/skip per suite.
 #   scripts/ur-cts.sh CTS_DIR ADAPTER SELECTOR KNOWN_FAILURES [SUITE...]
-# CTS_DIR: where the <suite>-test programs are (or <suite>/<suite>-test, as UR builds them); ADAPTER: a libur_adapter_dglink_*.so;
-# SELECTOR: ONEAPI_DEVICE_SELECTOR ("opencl:*"); KNOWN_FAILURES: the list of tests that
-# fail for a reason docs/ur.md gives ("<suite> <Test.Name>" lines, '#' comments).
+# CTS_DIR: where the <suite>-test programs are (<suite>-test, or any <dir>/<suite>-test as
+# UR builds them); ADAPTER: a libur_adapter_dglink_*.so; SELECTOR: ONEAPI_DEVICE_SELECTOR
+# ("opencl:*"); KNOWN_FAILURES: the list of tests that fail for a reason docs/ur.md gives
+# ("<suite> <Fixture.Test>" lines, or "<suite> <Fixture>.*" for every test of a fixture;
+# '#' comments). SUITE: the suites to run (default: all 23; a suite may carry a GoogleTest
+# filter, "<suite>:<filter>", e.g. "enqueue:urEnqueueKernelLaunch*").
+# The suites that load device code find it in UR_CTS_KERNEL_DIR (default:
+# CTS_DIR/device_binaries), <program>/<triple>.bin.0, as dglink's DPC++ stand-in built it
+# (conformance/ur_cts).
 # Fails when a suite crashes or a test fails that the list does not name; a listed test
 # that passes is reported, so that the list only shrinks.
 set -uo pipefail
@@ -15,7 +21,25 @@ fi
 cts=$1 adapter=$2 selector=$3 known=$4
 shift 4
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(adapter platform device context memory event queue)
+[ ${#suites[@]} -eq 0 ] && suites=(adapter platform device context memory event queue sampler
+  virtual_memory exp_graph exp_reusable_events exp_usm_context_memcpy exp_usm_host_mem_register
+  kernel program enqueue usm exp_command_buffer exp_kernel_launch_with_args memory-migrate
+  integration exp_host_task exp_usm_p2p)
+kernel_dir=${UR_CTS_KERNEL_DIR:-$cts/device_binaries}
+
+# The known failures of one suite: one pattern a line ("Fixture.Test" or "Fixture.*").
+known_of() {
+  grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//' | grep "^$1 " | sed "s/^$1 //"
+}
+# Whether test name $1 matches one of the patterns on stdin.
+matches() {
+  local pattern
+  while IFS= read -r pattern; do
+    # shellcheck disable=SC2053 # the pattern is a glob on purpose
+    [[ "$1" == $pattern ]] && return 0
+  done
+  return 1
+}
 
 export UR_ADAPTERS_FORCE_LOAD=$adapter ONEAPI_DEVICE_SELECTOR=$selector
 export POCL_KERNEL_CACHE=${POCL_KERNEL_CACHE:-0}
@@ -23,44 +47,64 @@ log_dir=${UR_CTS_LOG_DIR:-$(mktemp -d)}
 mkdir -p "$log_dir"
 status=0
 printf '| suite | passed | failed (known) | skipped |\n|---|---:|---:|---:|\n'
-for suite in "${suites[@]}"; do
+for entry in "${suites[@]}"; do
+  suite=${entry%%:*}
+  filter=
+  [ "$entry" != "$suite" ] && filter=--gtest_filter=${entry#*:}
   program=$cts/$suite/$suite-test
   [ -x "$program" ] || program=$cts/$suite-test
+  if [ ! -x "$program" ]; then
+    for candidate in "$cts"/*/"$suite-test"; do
+      [ -x "$candidate" ] && program=$candidate
+    done
+  fi
   log=$log_dir/$suite.log
   if [ ! -x "$program" ]; then
     printf '| %s | not built | | |\n' "$suite"
     status=1
     continue
   fi
-  timeout 900 "$program" >"$log" 2>&1
+  args=()
+  [ -n "$filter" ] && args+=("$filter")
+  [ -d "$kernel_dir" ] && args+=("--kernel_directory=$kernel_dir")
+  timeout 900 "$program" "${args[@]}" >"$log" 2>&1
   rc=$?
-  if ! grep -q '^\[==========\] .* ran\.' "$log" || { [ $rc -ne 0 ] && [ $rc -ne 1 ]; }; then
+  if ! grep -aq '^\[==========\] .* ran\.' "$log" || { [ $rc -ne 0 ] && [ $rc -ne 1 ]; }; then
     printf '| %s | crashed (exit %s, see %s) | | |\n' "$suite" "$rc" "$log"
     status=1
     continue
   fi
-  passed=$(grep -c '^\[       OK \]' "$log")
-  skipped=$(grep -c '^\[  SKIPPED \] .* ms)$' "$log")
-  failed_names=$(grep '^\[  FAILED  \] .* ms)$' "$log" | sed -E 's/^\[  FAILED  \] ([^/ ]+).*/\1/' | sort -u)
-  failed=$(grep -c '^\[  FAILED  \] .* ms)$' "$log")
+  passed=$(grep -a -c '^\[       OK \]' "$log")
+  skipped=$(grep -a -c '^\[  SKIPPED \] .* ms)$' "$log")
+  failed_names=$(grep -a '^\[  FAILED  \] .* ms)$' "$log" | sed -E 's/^\[  FAILED  \] ([^/ ]+).*/\1/' | sort -u)
+  failed=$(grep -a -c '^\[  FAILED  \] .* ms)$' "$log")
+  patterns=$(known_of "$suite")
   known_count=0
   while IFS= read -r name; do
     [ -z "$name" ] && continue
-    if grep -qx "$suite $name" <(grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//'); then
+    if matches "$name" <<<"$patterns"; then
       known_count=$((known_count + 1))
     else
       echo "ur-cts: $suite: $name failed and is not a known failure (see $log)" >&2
       status=1
     fi
   done <<<"$failed_names"
-  while IFS= read -r line; do
-    name=${line#"$suite "}
-    # Listed for one backend, a test may be skipped on another: only a pass says the
-    # entry is stale.
-    if ! grep -qx "$name" <<<"$failed_names" && grep -q "^\[       OK \] $name/" "$log"; then
-      echo "ur-cts: $suite: $name is listed as a known failure but passed: drop it from $known" >&2
+  passed_names=$(grep -a '^\[       OK \] ' "$log" | sed -E 's/^\[       OK \] ([^/ ]+).*/\1/' | sort -u)
+  while IFS= read -r pattern; do
+    [ -z "$pattern" ] && continue
+    # Listed for one backend, a test may be skipped on another: only a pass (and no
+    # failure under the same entry) says the entry is stale.
+    failing=0 passing=0
+    while IFS= read -r name; do
+      [ -n "$name" ] && matches "$name" <<<"$pattern" && failing=1
+    done <<<"$failed_names"
+    while IFS= read -r name; do
+      [ -n "$name" ] && matches "$name" <<<"$pattern" && passing=1
+    done <<<"$passed_names"
+    if [ $failing -eq 0 ] && [ $passing -eq 1 ]; then
+      echo "ur-cts: $suite: $pattern is listed as a known failure but passed: drop it from $known" >&2
     fi
-  done < <(grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//' | grep "^$suite ")
+  done <<<"$patterns"
   printf '| %s | %s | %s (%s) | %s |\n' "$suite" "$passed" "$failed" "$known_count" "$skipped"
 done
 echo "ur-cts: logs in $log_dir"

@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -125,6 +126,9 @@ public:
   pi_result noUsmPath(const char *Function, const _pi_device *Device) const;
   // Every USM allocation of the context, for a launch that names them to an SVM driver.
   std::vector<void *> usmAllocations();
+  // The live queues of the context, which an SVM free waits for (freeUsm).
+  void addQueue(cl_command_queue Queue);
+  void removeQueue(cl_command_queue Queue);
 
   _pi_context &Owner;
   cl_context Context;
@@ -139,6 +143,8 @@ private:
   void freeWith(void *Pointer);
   std::mutex UsmMutex;
   std::unordered_map<void *, core::UsmKind> UsmAllocations; // guarded by UsmMutex
+  std::mutex QueuesMutex;
+  std::unordered_set<cl_command_queue> Queues; // guarded by QueuesMutex
 };
 
 class ClEvent final : public core::EventImpl {

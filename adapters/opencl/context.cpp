@@ -22,8 +22,19 @@ pi_result ClContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueIm
                                                    WantsProfiling ? Profiling : nullptr, &Error);
   if (Error != CL_SUCCESS)
     return clFailure(Error, "piQueueCreate", "clCreateCommandQueueWithProperties");
+  addQueue(Made->Queue);
   Impl = std::move(Made);
   return PI_SUCCESS;
+}
+
+void ClContext::addQueue(cl_command_queue Queue) {
+  std::lock_guard<std::mutex> Lock(QueuesMutex);
+  Queues.insert(Queue);
+}
+
+void ClContext::removeQueue(cl_command_queue Queue) {
+  std::lock_guard<std::mutex> Lock(QueuesMutex);
+  Queues.erase(Queue);
 }
 
 std::vector<void *> ClContext::usmAllocations() {

@@ -125,7 +125,14 @@ pi_result ClContext::freeUsm(void *Pointer) {
     return fail(PI_ERROR_INVALID_VALUE,
                 "piextUSMFree: {} is not the start of a USM allocation of this context", Pointer);
   // clMemBlockingFreeINTEL waits for commands that use the memory; clSVMFree does not,
-  // which matches USM's rule that nothing may still use a pointer being freed.
+  // and the driver would write freed memory (PoCL 3.1 did, for a fill UR's CTS left
+  // running when it freed its pointer; UR's adapters free USM blocking): the SVM path
+  // waits for every queue of the context first.
+  if (Usm != PI_USM_MECHANISM_NATIVE) {
+    std::lock_guard<std::mutex> QueuesLock(QueuesMutex);
+    for (cl_command_queue Queue : Queues)
+      clFinish(Queue);
+  }
   freeWith(Pointer);
   UsmAllocations.erase(Allocation);
   return PI_SUCCESS;

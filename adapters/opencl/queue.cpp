@@ -74,6 +74,7 @@ pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
 ClQueue::~ClQueue() {
   if (Queue == nullptr)
     return;
+  Context.removeQueue(Queue);
   clFinish(Queue);
   clReleaseCommandQueue(Queue);
 }
