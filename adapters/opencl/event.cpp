@@ -61,7 +61,7 @@ bool ClEvent::notify(pi_int32 State, void (*Reached)(void *), void *Data) {
   auto Called = std::make_unique<Notification>(Notification{Reached, Data});
   if (clSetEventCallback(Event, State, notified, Called.get()) != CL_SUCCESS)
     return false;
-  Called.release();
+  (void)Called.release(); // freed by the one call
   return true;
 }
 

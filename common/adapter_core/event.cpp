@@ -169,7 +169,7 @@ PI_API_EXPORT pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecC
     return PI_SUCCESS;
   }
   if (Event->Impl->notify(CommandExecCallbackType, runCallback, Pending.get())) {
-    Pending.release(); // the driver calls runCallback, which frees it
+    (void)Pending.release(); // the driver calls runCallback, which frees it
     return PI_SUCCESS;
   }
   try {
@@ -183,7 +183,7 @@ PI_API_EXPORT pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecC
     return dglink::fail(PI_ERROR_OUT_OF_RESOURCES,
                         "piEventSetCallback: no thread to wait for the event: {}", Error.what());
   }
-  Pending.release();
+  (void)Pending.release(); // the thread frees it
   return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL

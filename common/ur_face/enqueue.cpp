@@ -436,7 +436,7 @@ ur_result_t urEventSetCallback(ur_event_handle_t hEvent, ur_execution_info_t exe
   // UR's execution states have PI's event-status numbers (COMPLETE 0, RUNNING 1, ...).
   DGLINK_UR_TRY(
       piEventSetCallback(core(hEvent), static_cast<pi_int32>(execStatus), callUr, Callback.get()));
-  Callback.release(); // freed by its one call
+  (void)Callback.release(); // freed by its one call
   return UR_RESULT_SUCCESS;
 }
 DGLINK_UR_CATCH_ALL

@@ -138,8 +138,13 @@ pi_result fail(pi_result Code, std::string Message) {
 // of the call (UR answers INVALID_NULL_HANDLE for all of them).
 pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE) {
   LayerAnswered = false;
-  if (Result == UR_RESULT_SUCCESS)
+  if (Result == UR_RESULT_SUCCESS) {
+    // A call that succeeded may still leave a message: the validation layer's own
+    // queries to the adapter (urUSMGetMemAllocInfo for its bounds checks) fail quietly.
+    if (validationLayerOn())
+      dglink::setLastError(PI_SUCCESS, std::string());
     return PI_SUCCESS;
+  }
   // The adapters share one per-thread message (libdglink_support); any adapter reads it.
   // It is cleared after each read, so that an error the adapter never saw (the loader's
   // validation layer answered first) leaves it empty.
@@ -157,7 +162,8 @@ pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE
       (Result == UR_RESULT_ERROR_INVALID_NULL_HANDLE ||
        Result == UR_RESULT_ERROR_INVALID_NULL_POINTER || Result == UR_RESULT_ERROR_INVALID_SIZE ||
        Result == UR_RESULT_ERROR_INVALID_ENUMERATION || Result == UR_RESULT_ERROR_INVALID_VALUE ||
-       Result == UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+       Result == UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST ||
+       Result == UR_RESULT_ERROR_INVALID_BUFFER_SIZE || Result == UR_RESULT_ERROR_INVALID_HOST_PTR);
   // The adapter names UR's arguments; the scenarios PI's.
   static const std::pair<const char *, const char *> Arguments[] = {
       {"'phContext'", "'RetContext'"},
@@ -1534,7 +1540,7 @@ PI_API_EXPORT pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecC
                               Callback.get()),
            PI_ERROR_INVALID_EVENT);
   if (Result == PI_SUCCESS)
-    Callback.release(); // freed by its one call
+    (void)Callback.release(); // freed by its one call
   return Result;
 }
 

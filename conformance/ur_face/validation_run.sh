@@ -5,8 +5,8 @@
 # 0.12 layer defects (ur_valddi.cpp):
 # - it does not record the programs urProgramLink / urProgramLinkExp create, so it
 #   reports every later use and the release of such a program ("There are no valid
-#   references to handle", "Attempting to release nonexistent handle", "Retained -1
-#   reference(s)"). The bridge names those programs ("dglink-ur-bridge: linked program
+#   references to handle", "Attempting to release (or retain) nonexistent handle",
+#   "Retained -N reference(s)"). The bridge names those programs ("dglink-ur-bridge: linked program
 #   <handle>"); messages about them are counted and allowed; the same for the
 #   sub-buffers of urMemBufferPartition ("dglink-ur-bridge: sub-buffer <handle>");
 # - it checks the optional pool of urUSM*Alloc even when it is null ("There are no
@@ -47,7 +47,7 @@ for line in $messages; do
     continue
     ;;
   *"There are no valid references to handle"* | *"Attempting to release nonexistent handle"* | \
-    *"Retained -1 reference(s) to handle"*)
+    *"Attempting to retain nonexistent handle"* | *"Retained -"*" reference(s) to handle"*)
     if [ -n "$handle" ] && printf '%s\n' "$linked" | grep -qx "$handle"; then
       allowed=$((allowed + 1))
       continue
