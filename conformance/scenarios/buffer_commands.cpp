@@ -97,8 +97,8 @@ TEST_P(BufferCommands, FillWithEveryPatternSize) {
 // third layout, and copied between buffers; every byte outside the rectangles keeps
 // its value.
 TEST_P(BufferCommands, RectanglesWithPitches) {
-  constexpr size_t BufferRow = 40, BufferSlice = 40 * 12, BufferSize = BufferSlice * 4;
-  constexpr size_t HostRow = 24, HostSlice = 24 * 9, HostSize = HostSlice * 3;
+  constexpr size_t BufferRow = 40, BufferSlice = BufferRow * 12, BufferSize = BufferSlice * 4;
+  constexpr size_t HostRow = 24, HostSlice = HostRow * 9, HostSize = HostSlice * 3;
   pi_buff_rect_region_struct Region{13, 5, 2};
   pi_buff_rect_offset_struct BufferOrigin{3, 2, 1};
   pi_buff_rect_offset_struct HostOrigin{5, 1, 0};
@@ -363,7 +363,7 @@ TEST_P(BufferCommands, ProfilingTimesAreOrdered) {
 // already complete: each runs exactly once, with the state it was registered for and
 // its own event, also after the caller released the event.
 TEST_P(BufferCommands, CallbacksRunExactlyOnceFromManyThreads) {
-  constexpr int Threads = 8, PerThread = 6;
+  constexpr size_t Threads = 8, PerThread = 6;
   struct Record {
     std::atomic<int> Calls{0};
     std::atomic<pi_event> Event{nullptr};
@@ -382,9 +382,10 @@ TEST_P(BufferCommands, CallbacksRunExactlyOnceFromManyThreads) {
     R.Calls.fetch_add(1);
   };
   std::vector<std::thread> Workers;
-  for (int T = 0; T < Threads; ++T)
+  Workers.reserve(Threads);
+  for (size_t T = 0; T < Threads; ++T)
     Workers.emplace_back([&, T] {
-      for (int I = 0; I < PerThread; ++I) {
+      for (size_t I = 0; I < PerThread; ++I) {
         pi_event Event = nullptr;
         if (piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_FALSE, T * 1024, 1024,
                                     Bytes.data(), 0, nullptr, &Event) != PI_SUCCESS) {
@@ -394,7 +395,7 @@ TEST_P(BufferCommands, CallbacksRunExactlyOnceFromManyThreads) {
         if (I % 2 == 1) // half of them complete before the callbacks are set
           piEventsWait(1, &Event);
         const pi_int32 States[] = {PI_EVENT_COMPLETE, PI_EVENT_RUNNING, PI_EVENT_SUBMITTED};
-        for (int S = 0; S < 3; ++S) {
+        for (size_t S = 0; S < 3; ++S) {
           Record &R = Records[(T * PerThread + I) * 3 + S];
           R.Event = Event;
           R.State = States[S];
