@@ -97,6 +97,27 @@ public:
     return PI_SUCCESS;
   }
   void destroyEvent(stream::Event E) override { hip().EventDestroy(hipEvent(E)); }
+  pi_result createTimedEvent(stream::Event &Out) override {
+    if (hip().EventCreateTimed == nullptr || hip().EventElapsedTime == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    HipEvent E = nullptr;
+    DGLINK_HIP(EventCreateTimed, &E);
+    Out = reinterpret_cast<stream::Event>(E);
+    return PI_SUCCESS;
+  }
+  pi_result elapsed(stream::Event From, stream::Event To, float &Milliseconds) override {
+    if (hip().EventElapsedTime == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(EventElapsedTime, &Milliseconds, hipEvent(From), hipEvent(To));
+    return PI_SUCCESS;
+  }
+  pi_result registerHost(void *Host, size_t Size, void *&Device) override {
+    if (hip().HostRegister == nullptr || hip().HostUnregister == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(HostRegister, Host, Size, &Device);
+    return PI_SUCCESS;
+  }
+  void unregisterHost(void *Host) override { hip().HostUnregister(Host); }
   pi_result record(stream::Event E, stream::Stream S) override {
     DGLINK_HIP(EventRecord, hipEvent(E), hipStream(S));
     return PI_SUCCESS;

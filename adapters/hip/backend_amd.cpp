@@ -80,6 +80,11 @@ decltype(&::hipPointerGetAttributes) AmdPointerGetAttributes = nullptr;
 // Optional: peer access (the table's entries stay null without them).
 decltype(&::hipDeviceCanAccessPeer) AmdDeviceCanAccessPeer = nullptr;
 decltype(&::hipDeviceEnablePeerAccess) AmdDeviceEnablePeerAccess = nullptr;
+// Optional: timing and host registration (the table's entries stay null without them).
+decltype(&::hipEventElapsedTime) AmdEventElapsedTime = nullptr;
+decltype(&::hipHostRegister) AmdHostRegister = nullptr;
+decltype(&::hipHostUnregister) AmdHostUnregister = nullptr;
+decltype(&::hipHostGetDevicePointer) AmdHostGetDevicePointer = nullptr;
 
 template <typename Function> bool resolve(void *Library, const char *Symbol, Function &Out) {
   void *Address = dlsym(Library, Symbol);
@@ -173,6 +178,25 @@ HipError eventCreateNoTiming(HipEvent *Out) {
   return err(R);
 }
 HipError eventDestroy(HipEvent E) { return err(Amd.hipEventDestroy(event(E))); }
+HipError eventCreateTimed(HipEvent *Out) {
+  hipEvent_t Event = nullptr;
+  const hipError_t R = Amd.hipEventCreateWithFlags(&Event, hipEventDefault);
+  *Out = reinterpret_cast<HipEvent>(Event);
+  return err(R);
+}
+HipError eventElapsedTime(float *Milliseconds, HipEvent From, HipEvent To) {
+  return err(AmdEventElapsedTime(Milliseconds, event(From), event(To)));
+}
+HipError hostRegister(void *Host, size_t Size, void **Device) {
+  const hipError_t R = AmdHostRegister(Host, Size, hipHostRegisterPortable | hipHostRegisterMapped);
+  if (R != hipSuccess)
+    return err(R);
+  const hipError_t Mapped = AmdHostGetDevicePointer(Device, Host, 0);
+  if (Mapped != hipSuccess)
+    (void)AmdHostUnregister(Host); // the registration is undone; the first error is reported
+  return err(Mapped);
+}
+HipError hostUnregister(void *Host) { return err(AmdHostUnregister(Host)); }
 HipError eventRecord(HipEvent E, HipStream S) {
   return err(Amd.hipEventRecord(event(E), stream(S)));
 }
@@ -313,6 +337,12 @@ LoadState load() {
   Amd = Functions; // written once, before any handle exists
   if (!resolve(Library, "hipPointerGetAttributes", AmdPointerGetAttributes))
     AmdPointerGetAttributes = nullptr;
+  if (!resolve(Library, "hipEventElapsedTime", AmdEventElapsedTime))
+    AmdEventElapsedTime = nullptr;
+  if (!resolve(Library, "hipHostRegister", AmdHostRegister) ||
+      !resolve(Library, "hipHostUnregister", AmdHostUnregister) ||
+      !resolve(Library, "hipHostGetDevicePointer", AmdHostGetDevicePointer))
+    AmdHostRegister = nullptr;
   if (!resolve(Library, "hipDeviceCanAccessPeer", AmdDeviceCanAccessPeer) ||
       !resolve(Library, "hipDeviceEnablePeerAccess", AmdDeviceEnablePeerAccess))
     AmdDeviceCanAccessPeer = nullptr;
@@ -344,6 +374,14 @@ LoadState load() {
   Table.MallocManaged = mallocManaged;
   if (AmdPointerGetAttributes != nullptr)
     Table.KnowsHostPointer = knowsHostPointer;
+  if (AmdEventElapsedTime != nullptr) {
+    Table.EventCreateTimed = eventCreateTimed;
+    Table.EventElapsedTime = eventElapsedTime;
+  }
+  if (AmdHostRegister != nullptr) {
+    Table.HostRegister = hostRegister;
+    Table.HostUnregister = hostUnregister;
+  }
   if (AmdDeviceCanAccessPeer != nullptr && AmdDeviceEnablePeerAccess != nullptr) {
     Table.DeviceCanAccessPeer = deviceCanAccessPeer;
     Table.DeviceEnablePeerAccess = deviceEnablePeerAccess;

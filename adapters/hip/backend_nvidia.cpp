@@ -59,6 +59,38 @@ HipError eventCreateNoTiming(HipEvent *Out) {
   return err(R);
 }
 HipError eventDestroy(HipEvent E) { return err(cu().cuEventDestroy(event(E))); }
+HipError eventCreateTimed(HipEvent *Out) {
+  if (cu().cuEventElapsedTime == nullptr)
+    return err(CUDA_ERROR_NOT_SUPPORTED);
+  CUevent Event = nullptr;
+  const CUresult R = cu().cuEventCreate(&Event, CU_EVENT_DEFAULT);
+  *Out = reinterpret_cast<HipEvent>(Event);
+  return err(R);
+}
+HipError eventElapsedTime(float *Milliseconds, HipEvent From, HipEvent To) {
+  if (cu().cuEventElapsedTime == nullptr)
+    return err(CUDA_ERROR_NOT_SUPPORTED);
+  return err(cu().cuEventElapsedTime(Milliseconds, event(From), event(To)));
+}
+HipError hostRegister(void *Host, size_t Size, void **Device) {
+  if (cu().cuMemHostRegister == nullptr || cu().cuMemHostGetDevicePointer == nullptr ||
+      cu().cuMemHostUnregister == nullptr)
+    return err(CUDA_ERROR_NOT_SUPPORTED);
+  const CUresult R = cu().cuMemHostRegister(
+      Host, Size, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+  if (R != CUDA_SUCCESS)
+    return err(R);
+  CUdeviceptr Address = 0;
+  const CUresult Mapped = cu().cuMemHostGetDevicePointer(&Address, Host, 0);
+  if (Mapped != CUDA_SUCCESS)
+    cu().cuMemHostUnregister(Host);
+  *Device = reinterpret_cast<void *>(Address);
+  return err(Mapped);
+}
+HipError hostUnregister(void *Host) {
+  return cu().cuMemHostUnregister != nullptr ? err(cu().cuMemHostUnregister(Host))
+                                             : err(CUDA_ERROR_NOT_SUPPORTED);
+}
 HipError eventRecord(HipEvent E, HipStream S) {
   return err(cu().cuEventRecord(event(E), stream(S)));
 }
@@ -211,6 +243,12 @@ HipApi makeTable() {
   Table.StreamWaitEvent = streamWaitEvent;
   Table.EventCreateNoTiming = eventCreateNoTiming;
   Table.EventDestroy = eventDestroy;
+  // The table is made before libcuda is opened: the optional functions are checked in
+  // each call.
+  Table.EventCreateTimed = eventCreateTimed;
+  Table.EventElapsedTime = eventElapsedTime;
+  Table.HostRegister = hostRegister;
+  Table.HostUnregister = hostUnregister;
   Table.EventRecord = eventRecord;
   Table.EventSynchronize = eventSynchronize;
   Table.EventQuery = eventQuery;

@@ -77,6 +77,14 @@ struct HipApi {
   HipError (*EventRecord)(HipEvent Event, HipStream Stream) = nullptr;
   HipError (*EventSynchronize)(HipEvent Event) = nullptr;
   HipError (*EventQuery)(HipEvent Event) = nullptr;
+  // Timed events and the time between two (profiling queues); null where the library
+  // lacks them (then no profiling queue).
+  HipError (*EventCreateTimed)(HipEvent *Event) = nullptr;
+  HipError (*EventElapsedTime)(float *Milliseconds, HipEvent From, HipEvent To) = nullptr;
+  // hipHostRegister (portable, mapped) and the device's address of the memory, and
+  // hipHostUnregister; null where the library lacks them (PI_MEM_FLAGS_HOST_PTR_USE refused).
+  HipError (*HostRegister)(void *Host, size_t Size, void **Device) = nullptr;
+  HipError (*HostUnregister)(void *Host) = nullptr;
   HipError (*Malloc)(void **Pointer, size_t Size) = nullptr;
   HipError (*Free)(void *Pointer) = nullptr;
   HipError (*HostMalloc)(void **Pointer, size_t Size) = nullptr; // pinned, for every device

@@ -44,6 +44,10 @@ public:
   pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
   pi_result createBuffer(size_t Size, const void *CopyFrom,
                          std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
+                             std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin, size_t Size,
+                            std::unique_ptr<core::MemImpl> &Impl) override;
   pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
                         void *&Pointer) override;
   pi_result freeUsm(void *Pointer) override;
@@ -81,6 +85,7 @@ public:
   ~ZeEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  pi_result profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   // For an event no command will signal: the destructor then does not wait.
   void forget() { Submitted = false; }
@@ -108,6 +113,20 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
+                       size_t Size, const core::Enqueue &Request) override;
+  pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                       size_t PatternSize, size_t Size, const core::Enqueue &Request) override;
+  pi_result readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
+  pi_result writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                      const core::Enqueue &Request) override;
+  pi_result copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
+  // The rectangle between two pointers: zeCommandListAppendMemoryCopyRegion, whose
+  // offsets and pitches are 32-bit.
+  pi_result rect(char *Dst, const char *Src, const core::RectCopy &Rect,
+                 const core::Enqueue &Request);
   // The immediate command list the queue appends to.
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(List, Out); }
 
@@ -125,12 +144,14 @@ public:
 
 class ZeMem final : public core::MemImpl {
 public:
-  ZeMem(ZeContext &TheContext, void *ThePointer) : Context(TheContext), Pointer(ThePointer) {}
+  ZeMem(ZeContext &TheContext, void *ThePointer, bool TheOwned = true)
+      : Context(TheContext), Pointer(ThePointer), Owned(TheOwned) {}
   ~ZeMem() override;
   // The device allocation.
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Pointer, Out); }
   ZeContext &Context;
-  void *Pointer; // device USM
+  void *Pointer; // device USM (a sub-buffer: its place in the parent's)
+  bool Owned;    // false for a sub-buffer's view
 };
 
 // The device pointer of a location: a device address, or an offset into a buffer.

@@ -18,6 +18,13 @@ pi_result ZeEvent::wait() {
   return PI_SUCCESS;
 }
 
+// The context's event pools carry no kernel timestamps.
+pi_result ZeEvent::profilingInfo(pi_profiling_info, pi_uint64 &) {
+  return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+              "piEventGetProfilingInfo: the Level Zero adapter's events carry no timestamps "
+              "(no ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP pools yet)");
+}
+
 pi_result ZeEvent::status(pi_int32 &Status) {
   const ze_result_t Result = ze().zeEventQueryStatus(Event);
   if (Result == ZE_RESULT_NOT_READY) {

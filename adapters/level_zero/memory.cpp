@@ -5,7 +5,27 @@
 
 namespace dglink::level_zero {
 
-ZeMem::~ZeMem() { ze().zeMemFree(Context.Context, Pointer); }
+ZeMem::~ZeMem() {
+  if (Owned)
+    ze().zeMemFree(Context.Context, Pointer);
+}
+
+// Level Zero 1.8 has no core call that makes the caller's memory reachable by a device
+// (Intel's drivers have the zexDriverImportExternalPointer extension, which the loader
+// does not export).
+pi_result ZeContext::createHostBuffer(pi_mem_flags, size_t, void *,
+                                      std::unique_ptr<core::MemImpl> &) {
+  return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+              "piMemBufferCreate: Level Zero has no way to use the caller's memory "
+              "(PI_MEM_FLAGS_HOST_PTR_USE); PI_MEM_FLAGS_HOST_PTR_COPY copies it");
+}
+
+pi_result ZeContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags, size_t Origin, size_t,
+                                     std::unique_ptr<core::MemImpl> &Impl) {
+  Impl = std::make_unique<ZeMem>(
+      *this, static_cast<char *>(static_cast<ZeMem &>(*Parent.Impl).Pointer) + Origin, false);
+  return PI_SUCCESS;
+}
 
 pi_result ZeContext::createBuffer(size_t Size, const void *CopyFrom,
                                   std::unique_ptr<core::MemImpl> &Impl) {

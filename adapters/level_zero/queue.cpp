@@ -138,4 +138,64 @@ pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
   return Result;
 }
 
+namespace {
+
+char *pointerOf(core::MemImpl &Buffer) {
+  return static_cast<char *>(static_cast<ZeMem &>(Buffer).Pointer);
+}
+
+} // namespace
+
+pi_result ZeQueue::copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst,
+                              size_t DstOffset, size_t Size, const core::Enqueue &Request) {
+  return usmCopy(pointerOf(Dst) + DstOffset, pointerOf(Src) + SrcOffset, Size, Request);
+}
+
+pi_result ZeQueue::fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                              size_t PatternSize, size_t Size, const core::Enqueue &Request) {
+  return usmFill(pointerOf(Buffer) + Offset, Pattern, PatternSize, Size, Request);
+}
+
+pi_result ZeQueue::rect(char *Dst, const char *Src, const core::RectCopy &Rect,
+                        const core::Enqueue &Request) {
+  const size_t Values[] = {Rect.SrcOrigin[0], Rect.SrcOrigin[1],  Rect.SrcOrigin[2],
+                           Rect.DstOrigin[0], Rect.DstOrigin[1],  Rect.DstOrigin[2],
+                           Rect.Region[0],    Rect.Region[1],     Rect.Region[2],
+                           Rect.SrcRowPitch,  Rect.SrcSlicePitch, Rect.DstRowPitch,
+                           Rect.DstSlicePitch};
+  for (const size_t Value : Values)
+    if (Value > UINT32_MAX)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "rectangle copy: {} is above Level Zero's 32-bit offsets and pitches", Value);
+  const auto u32 = [](size_t Value) { return static_cast<uint32_t>(Value); };
+  const ze_copy_region_t SrcRegion = {u32(Rect.SrcOrigin[0]), u32(Rect.SrcOrigin[1]),
+                                      u32(Rect.SrcOrigin[2]), u32(Rect.Region[0]),
+                                      u32(Rect.Region[1]),    u32(Rect.Region[2])};
+  const ze_copy_region_t DstRegion = {u32(Rect.DstOrigin[0]), u32(Rect.DstOrigin[1]),
+                                      u32(Rect.DstOrigin[2]), u32(Rect.Region[0]),
+                                      u32(Rect.Region[1]),    u32(Rect.Region[2])};
+  return append("zeCommandListAppendMemoryCopyRegion", Request, Request.Blocking,
+                [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                  return ze().zeCommandListAppendMemoryCopyRegion(
+                      List, Dst, &DstRegion, u32(Rect.DstRowPitch), u32(Rect.DstSlicePitch), Src,
+                      &SrcRegion, u32(Rect.SrcRowPitch), u32(Rect.SrcSlicePitch), Signal, NumWaits,
+                      Waits);
+                });
+}
+
+pi_result ZeQueue::readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                            const core::Enqueue &Request) {
+  return rect(static_cast<char *>(Dst), pointerOf(Buffer), Rect, Request);
+}
+
+pi_result ZeQueue::writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                             const core::Enqueue &Request) {
+  return rect(pointerOf(Buffer), static_cast<const char *>(Src), Rect, Request);
+}
+
+pi_result ZeQueue::copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                            const core::Enqueue &Request) {
+  return rect(pointerOf(Dst), pointerOf(Src), Rect, Request);
+}
+
 } // namespace dglink::level_zero

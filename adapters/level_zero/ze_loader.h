@@ -31,6 +31,7 @@ namespace dglink::level_zero {
   X(zeCommandListAppendBarrier)                                                                    \
   X(zeCommandListAppendMemoryCopy)                                                                 \
   X(zeCommandListAppendMemoryFill)                                                                 \
+  X(zeCommandListAppendMemoryCopyRegion)                                                           \
   X(zeCommandListAppendLaunchKernel)                                                               \
   X(zeEventPoolCreate)                                                                             \
   X(zeEventPoolDestroy)                                                                            \

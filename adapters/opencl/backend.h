@@ -113,6 +113,10 @@ public:
   pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
   pi_result createBuffer(size_t Size, const void *CopyFrom,
                          std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
+                             std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin, size_t Size,
+                            std::unique_ptr<core::MemImpl> &Impl) override;
   pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
                         void *&Pointer) override;
   pi_result freeUsm(void *Pointer) override;
@@ -153,6 +157,8 @@ public:
   ~ClEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  pi_result profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) override;
+  bool notify(pi_int32 State, void (*Reached)(void *), void *Data) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   cl_event Event;
 };
@@ -173,6 +179,16 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
+                       size_t Size, const core::Enqueue &Request) override;
+  pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                       size_t PatternSize, size_t Size, const core::Enqueue &Request) override;
+  pi_result readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
+  pi_result writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                      const core::Enqueue &Request) override;
+  pi_result copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Queue, Out); }
 
   // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)

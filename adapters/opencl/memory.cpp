@@ -23,6 +23,42 @@ pi_result ClContext::createBuffer(size_t Size, const void *CopyFrom,
   return PI_SUCCESS;
 }
 
+namespace {
+
+cl_mem_flags clAccess(pi_mem_flags Flags) {
+  return (Flags & PI_MEM_FLAGS_ACCESS_READ_ONLY) != 0    ? CL_MEM_READ_ONLY
+         : (Flags & PI_MEM_FLAGS_ACCESS_WRITE_ONLY) != 0 ? CL_MEM_WRITE_ONLY
+                                                         : CL_MEM_READ_WRITE;
+}
+
+} // namespace
+
+// CL_MEM_USE_HOST_PTR: the driver may cache the bytes, but what the host wrote before a
+// command is what the command sees, and a read or map brings the device's bytes back.
+pi_result ClContext::createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
+                                      std::unique_ptr<core::MemImpl> &Impl) {
+  auto Made = std::make_unique<ClMem>(nullptr);
+  cl_int Error = CL_SUCCESS;
+  Made->Mem = clCreateBuffer(Context, clAccess(Flags) | CL_MEM_USE_HOST_PTR, Size, Host, &Error);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, "piMemBufferCreate", "clCreateBuffer");
+  Impl = std::move(Made);
+  return PI_SUCCESS;
+}
+
+pi_result ClContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin,
+                                     size_t Size, std::unique_ptr<core::MemImpl> &Impl) {
+  const cl_buffer_region Region{Origin, Size};
+  auto Made = std::make_unique<ClMem>(nullptr);
+  cl_int Error = CL_SUCCESS;
+  Made->Mem = clCreateSubBuffer(static_cast<const ClMem &>(*Parent.Impl).Mem, clAccess(Flags),
+                                CL_BUFFER_CREATE_TYPE_REGION, &Region, &Error);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, "piMemBufferPartition", "clCreateSubBuffer");
+  Impl = std::move(Made);
+  return PI_SUCCESS;
+}
+
 pi_result ClContext::noUsmPath(const char *Function, const _pi_device *Device) const {
   if (SvmUnusable)
     return fail(PI_ERROR_INVALID_OPERATION,

@@ -219,4 +219,64 @@ pi_result ClQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                  });
 }
 
+namespace {
+
+cl_mem bufferOf(const core::MemImpl &Buffer) { return static_cast<const ClMem &>(Buffer).Mem; }
+
+} // namespace
+
+pi_result ClQueue::copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst,
+                              size_t DstOffset, size_t Size, const core::Enqueue &Request) {
+  return enqueue("clEnqueueCopyBuffer", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueCopyBuffer(Queue, bufferOf(Src), bufferOf(Dst), SrcOffset,
+                                              DstOffset, Size, NumWaits, Waits, Event);
+                 });
+}
+
+// clEnqueueFillBuffer copies the pattern when the command is enqueued.
+pi_result ClQueue::fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                              size_t PatternSize, size_t Size, const core::Enqueue &Request) {
+  return enqueue("clEnqueueFillBuffer", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueFillBuffer(Queue, bufferOf(Buffer), Pattern, PatternSize, Offset,
+                                              Size, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                            const core::Enqueue &Request) {
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue("clEnqueueReadBufferRect", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueReadBufferRect(Queue, bufferOf(Buffer), Blocking, Rect.SrcOrigin,
+                                                  Rect.DstOrigin, Rect.Region, Rect.SrcRowPitch,
+                                                  Rect.SrcSlicePitch, Rect.DstRowPitch,
+                                                  Rect.DstSlicePitch, Dst, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                             const core::Enqueue &Request) {
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue("clEnqueueWriteBufferRect", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueWriteBufferRect(
+                       Queue, bufferOf(Buffer), Blocking, Rect.DstOrigin, Rect.SrcOrigin,
+                       Rect.Region, Rect.DstRowPitch, Rect.DstSlicePitch, Rect.SrcRowPitch,
+                       Rect.SrcSlicePitch, Src, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                            const core::Enqueue &Request) {
+  return enqueue("clEnqueueCopyBufferRect", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueCopyBufferRect(
+                       Queue, bufferOf(Src), bufferOf(Dst), Rect.SrcOrigin, Rect.DstOrigin,
+                       Rect.Region, Rect.SrcRowPitch, Rect.SrcSlicePitch, Rect.DstRowPitch,
+                       Rect.DstSlicePitch, NumWaits, Waits, Event);
+                 });
+}
+
 } // namespace dglink::opencl

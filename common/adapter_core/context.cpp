@@ -130,6 +130,16 @@ PI_API_EXPORT pi_result piQueueGetInfo(pi_queue Queue, pi_queue_info ParamName,
   case PI_QUEUE_INFO_REFERENCE_COUNT:
     return dglink::returnInfo(Queue->RefCount.load(), ParamValueSize, ParamValue,
                               ParamValueSizeRet);
+  case PI_EXT_QUEUE_INFO_EMPTY: {
+    // Known complete (a finish or blocking command since the last submission), else the
+    // backend's answer.
+    bool Empty = Queue->KnownComplete.load(std::memory_order_acquire) ==
+                 Queue->Submitted.load(std::memory_order_acquire);
+    if (!Empty)
+      DGLINK_TRY(Queue->Impl->empty(Empty));
+    return dglink::returnInfo(pi_bool{Empty ? PI_TRUE : PI_FALSE}, ParamValueSize, ParamValue,
+                              ParamValueSizeRet);
+  }
   }
   return dglink::fail(PI_ERROR_INVALID_VALUE, "piQueueGetInfo: unknown parameter {:#x}",
                       static_cast<unsigned>(ParamName));
@@ -139,7 +149,10 @@ DGLINK_CATCH_ALL
 PI_API_EXPORT pi_result piQueueFinish(pi_queue Queue) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  return Queue->Impl->finish();
+  const uint64_t Before = Queue->Submitted.load(std::memory_order_acquire);
+  DGLINK_TRY(Queue->Impl->finish());
+  raiseTo(Queue->KnownComplete, Before);
+  return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
 

@@ -98,8 +98,8 @@ PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableWrite(
   const Entry *Found = nullptr;
   DGLINK_TRY(prepare(__func__, Queue, Program, Name, Src, "Src", Count, Offset, NumEventsInWaitList,
                      EventsWaitList, true, Found));
-  return submit(*Queue, NumEventsInWaitList, EventsWaitList, BlockingWrite != PI_FALSE, Event,
-                [&](const Enqueue &Request) {
+  return submit(*Queue, PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE, NumEventsInWaitList,
+                EventsWaitList, BlockingWrite != PI_FALSE, Event, [&](const Enqueue &Request) {
                   return Queue->Impl->write(at(Found->Address, Offset), Src, Count, Request);
                 });
 }
@@ -115,8 +115,8 @@ PI_API_EXPORT pi_result piextEnqueueDeviceGlobalVariableRead(pi_queue Queue, pi_
   const Entry *Found = nullptr;
   DGLINK_TRY(prepare(__func__, Queue, Program, Name, Dst, "Dst", Count, Offset, NumEventsInWaitList,
                      EventsWaitList, false, Found));
-  return submit(*Queue, NumEventsInWaitList, EventsWaitList, BlockingRead != PI_FALSE, Event,
-                [&](const Enqueue &Request) {
+  return submit(*Queue, PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ, NumEventsInWaitList,
+                EventsWaitList, BlockingRead != PI_FALSE, Event, [&](const Enqueue &Request) {
                   return Queue->Impl->read(Dst, at(Found->Address, Offset), Count, Request);
                 });
 }

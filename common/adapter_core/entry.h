@@ -24,12 +24,19 @@ pi_result checkWaitList(pi_uint32 NumEvents, const pi_event *Events);
 pi_result checkDeviceList(const char *Function, const _pi_context &Context, pi_uint32 NumDevices,
                           const pi_device *Devices);
 
+// Raises Value to at least Floor.
+inline void raiseTo(std::atomic<uint64_t> &Value, uint64_t Floor) {
+  uint64_t Seen = Value.load(std::memory_order_acquire);
+  while (Seen < Floor && !Value.compare_exchange_weak(Seen, Floor, std::memory_order_acq_rel)) {
+  }
+}
+
 // Runs Submit(Request) with the wait list and, where the caller asked for one, the
 // event: its handle is made before the command is submitted, so that nothing can
 // fail once the backend accepted the command.
 template <typename SubmitFunction>
-pi_result submit(_pi_queue &Queue, pi_uint32 NumWaits, const pi_event *Waits, bool Blocking,
-                 pi_event *Out, SubmitFunction &&Submit) {
+pi_result submit(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
+                 const pi_event *Waits, bool Blocking, pi_event *Out, SubmitFunction &&Submit) {
   std::unique_ptr<_pi_event> Event;
   Enqueue Request;
   Request.Waits = Waits;
@@ -40,9 +47,13 @@ pi_result submit(_pi_queue &Queue, pi_uint32 NumWaits, const pi_event *Waits, bo
     Request.Out = &Event->Impl;
   }
   DGLINK_TRY(Submit(Request));
+  const uint64_t Count = Queue.Submitted.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (Blocking) // in order: everything before it is complete too
+    raiseTo(Queue.KnownComplete, Count);
   if (Out != nullptr) {
     Event->Queue = &Queue;
     Event->Context = Queue.Context;
+    Event->Command = Command;
     retain(&Queue);
     *Out = Event.release();
   }

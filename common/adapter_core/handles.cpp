@@ -186,7 +186,9 @@ void release(_pi_queue *Queue) {
 void release(_pi_mem *Mem) {
   if (!dropReference(Mem))
     return;
-  Mem->Impl.reset();
+  Mem->Impl.reset(); // a sub-buffer's view goes before its parent
+  if (Mem->Parent != nullptr)
+    release(Mem->Parent);
   release(Mem->Context);
   quarantine().add(Mem);
 }
@@ -221,6 +223,18 @@ PlatformImpl::~PlatformImpl() = default;
 DeviceImpl::~DeviceImpl() = default;
 ContextImpl::~ContextImpl() = default;
 QueueImpl::~QueueImpl() = default;
+
+// A marker completes after everything enqueued before it: complete now means empty.
+pi_result QueueImpl::empty(bool &Empty) {
+  std::unique_ptr<EventImpl> Marker;
+  Enqueue Request;
+  Request.Out = &Marker;
+  DGLINK_TRY(marker(false, Request));
+  pi_int32 Status = PI_EVENT_SUBMITTED;
+  DGLINK_TRY(Marker->status(Status));
+  Empty = Status == PI_EVENT_COMPLETE;
+  return PI_SUCCESS;
+}
 MemImpl::~MemImpl() = default;
 ProgramImpl::~ProgramImpl() = default;
 

@@ -205,7 +205,7 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
                          LocalWorkSize, Shape));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
   return submit(
-      *Queue, NumEventsInWaitList, EventWaitList, false, Event,
+      *Queue, PI_COMMAND_TYPE_NDRANGE_KERNEL, NumEventsInWaitList, EventWaitList, false, Event,
       [&](const Enqueue &Request) { return Queue->Impl->launch(*Kernel, Shape, Request); });
 }
 DGLINK_CATCH_ALL

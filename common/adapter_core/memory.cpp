@@ -6,6 +6,21 @@ using namespace dglink::core;
 
 namespace {
 
+constexpr pi_mem_flags AccessFlags =
+    PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_ACCESS_READ_ONLY | PI_MEM_FLAGS_ACCESS_WRITE_ONLY;
+
+// The access of a buffer's flags; none named is read/write.
+pi_mem_flags accessOf(pi_mem_flags Flags) {
+  const pi_mem_flags Access = Flags & AccessFlags;
+  return Access == 0 ? PI_MEM_FLAGS_ACCESS_RW : Access;
+}
+
+const char *accessName(pi_mem_flags Access) {
+  return Access == PI_MEM_FLAGS_ACCESS_READ_ONLY    ? "read only"
+         : Access == PI_MEM_FLAGS_ACCESS_WRITE_ONLY ? "write only"
+                                                    : "read/write";
+}
+
 // A buffer read or write: handles, host pointer, the buffer in the queue's context,
 // Offset + Size inside the buffer (no overflow), the wait list.
 pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer, size_t Offset,
@@ -23,6 +38,107 @@ pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer,
                         "{}: offset {} + size {} is past the buffer's {} bytes", Function, Offset,
                         Size, Buffer->Size);
   return checkWaitList(NumEvents, Events);
+}
+
+// A buffer of a memory command: live, of the queue's context (or one that holds the
+// queue's device).
+pi_result checkQueueBuffer(const char *Function, pi_queue Queue, pi_mem Buffer,
+                           const char *Argument) {
+  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, Argument));
+  if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: buffer '{}' belongs to another device",
+                        Function, Argument);
+  return PI_SUCCESS;
+}
+
+// Offset + Size inside Buffer, without overflow.
+pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
+                     size_t Size) {
+  if (Offset > Buffer.Size || Size > Buffer.Size - Offset)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: {} offset {} + size {} is past the buffer's {} bytes", Function, Which,
+                        Offset, Size, Buffer.Size);
+  return PI_SUCCESS;
+}
+
+// Where a buffer's bytes are within the allocation they share with other sub-buffers of
+// one parent: the parent and the offset in it.
+const _pi_mem &rootOf(const _pi_mem &Buffer) {
+  return Buffer.Parent != nullptr ? *Buffer.Parent : Buffer;
+}
+
+bool overlap(size_t A, size_t ASize, size_t B, size_t BSize) {
+  return A < B + BSize && B < A + ASize;
+}
+
+// One side of a rectangle: resolves its pitches (0: tight), checks them against the
+// region as OpenCL and UR do, and, where Limit is a buffer's size, that the last byte is
+// inside it. Origin and Region as the PI structs give them.
+pi_result resolveSide(const char *Function, const char *Side, const size_t Origin[3],
+                      const size_t Region[3], size_t &RowPitch, size_t &SlicePitch,
+                      const size_t *Limit) {
+  if (RowPitch == 0)
+    RowPitch = Region[0];
+  size_t Tight = 0;
+  if (RowPitch < Region[0] || __builtin_mul_overflow(Region[1], RowPitch, &Tight))
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: {} row pitch {} is less than the region's {} bytes", Function, Side,
+                        RowPitch, Region[0]);
+  if (SlicePitch == 0)
+    SlicePitch = Tight;
+  if (SlicePitch < Tight || SlicePitch % RowPitch != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: {} slice pitch {} is not a multiple of the row pitch {} of at least "
+                        "{} rows",
+                        Function, Side, SlicePitch, RowPitch, Region[1]);
+  // The byte past the last one: origin + (region - 1) in each dimension, then the width
+  // (host memory too: its offsets must not overflow).
+  size_t End = 0, Rows = 0, Slices = 0, LastSlice = 0, LastRow = 0, Width = 0;
+  const bool Overflow = __builtin_add_overflow(Origin[2], Region[2] - 1, &LastSlice) ||
+                        __builtin_add_overflow(Origin[1], Region[1] - 1, &LastRow) ||
+                        __builtin_add_overflow(Origin[0], Region[0], &Width) ||
+                        __builtin_mul_overflow(LastSlice, SlicePitch, &Slices) ||
+                        __builtin_mul_overflow(LastRow, RowPitch, &Rows) ||
+                        __builtin_add_overflow(Slices, Rows, &End) ||
+                        __builtin_add_overflow(End, Width, &End);
+  if (Overflow || (Limit != nullptr && End > *Limit))
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: the {} rectangle (origin {}, {}, {}; region {} x {} x {}; pitches {}, "
+                        "{}) ends past {}",
+                        Function, Side, Origin[0], Origin[1], Origin[2], Region[0], Region[1],
+                        Region[2], RowPitch, SlicePitch,
+                        Limit != nullptr ? fmt::format("the buffer's {} bytes", *Limit)
+                                         : std::string("the end of the address space"));
+  return PI_SUCCESS;
+}
+
+// A rectangle between a source and a destination (either a buffer: its size given).
+pi_result checkRect(const char *Function, pi_buff_rect_offset SrcOrigin,
+                    pi_buff_rect_offset DstOrigin, pi_buff_rect_region Region, size_t SrcRowPitch,
+                    size_t SrcSlicePitch, size_t DstRowPitch, size_t DstSlicePitch,
+                    const size_t *SrcLimit, const size_t *DstLimit, RectCopy &Rect) {
+  if (SrcOrigin == nullptr || DstOrigin == nullptr || Region == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: an origin or the region is null", Function);
+  Rect.SrcOrigin[0] = SrcOrigin->x_bytes;
+  Rect.SrcOrigin[1] = SrcOrigin->y_scalar;
+  Rect.SrcOrigin[2] = SrcOrigin->z_scalar;
+  Rect.DstOrigin[0] = DstOrigin->x_bytes;
+  Rect.DstOrigin[1] = DstOrigin->y_scalar;
+  Rect.DstOrigin[2] = DstOrigin->z_scalar;
+  Rect.Region[0] = Region->width_bytes;
+  Rect.Region[1] = Region->height_scalar;
+  Rect.Region[2] = Region->depth_scalar;
+  if (Rect.Region[0] == 0 || Rect.Region[1] == 0 || Rect.Region[2] == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: region {} x {} x {} is empty", Function,
+                        Rect.Region[0], Rect.Region[1], Rect.Region[2]);
+  Rect.SrcRowPitch = SrcRowPitch;
+  Rect.SrcSlicePitch = SrcSlicePitch;
+  Rect.DstRowPitch = DstRowPitch;
+  Rect.DstSlicePitch = DstSlicePitch;
+  DGLINK_TRY(resolveSide(Function, "source", Rect.SrcOrigin, Rect.Region, Rect.SrcRowPitch,
+                         Rect.SrcSlicePitch, SrcLimit));
+  return resolveSide(Function, "destination", Rect.DstOrigin, Rect.Region, Rect.DstRowPitch,
+                     Rect.DstSlicePitch, DstLimit);
 }
 
 // The arguments every USM allocation checks first: the result pointer, the context,
@@ -89,18 +205,34 @@ PI_API_EXPORT pi_result piMemBufferCreate(pi_context Context, pi_mem_flags Flags
   DGLINK_CHECK_NOT_NULL(RetMem, PI_ERROR_INVALID_VALUE);
   if (Size == 0)
     return dglink::fail(PI_ERROR_INVALID_BUFFER_SIZE, "piMemBufferCreate: argument 'Size' is 0");
-  if ((Flags & ~(PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_COPY)) != 0)
+  if ((Flags & ~(AccessFlags | PI_MEM_FLAGS_HOST_PTR_COPY | PI_MEM_FLAGS_HOST_PTR_USE)) != 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE, "piMemBufferCreate: unsupported flags {:#x}",
                         static_cast<unsigned long long>(Flags));
+  if (__builtin_popcountll(Flags & AccessFlags) > 1)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piMemBufferCreate: flags {:#x} name more than one access (read/write, "
+                        "read only, write only)",
+                        static_cast<unsigned long long>(Flags));
   const bool Copy = (Flags & PI_MEM_FLAGS_HOST_PTR_COPY) != 0;
-  if (Copy != (HostPtr != nullptr))
+  const bool Use = (Flags & PI_MEM_FLAGS_HOST_PTR_USE) != 0;
+  if (Copy && Use)
+    return dglink::fail(
+        PI_ERROR_INVALID_VALUE,
+        "piMemBufferCreate: PI_MEM_FLAGS_HOST_PTR_COPY and _USE exclude each other");
+  if ((Copy || Use) != (HostPtr != nullptr))
     return dglink::fail(PI_ERROR_INVALID_HOST_PTR,
                         "piMemBufferCreate: 'HostPtr' must be given exactly when "
-                        "PI_MEM_FLAGS_HOST_PTR_COPY is set");
+                        "PI_MEM_FLAGS_HOST_PTR_COPY or _USE is set");
   std::unique_ptr<_pi_mem> Mem = makeHandle<_pi_mem>();
   Mem->Context = Context;
   Mem->Size = Size;
-  DGLINK_TRY(Context->Impl->createBuffer(Size, HostPtr, Mem->Impl));
+  Mem->Flags = accessOf(Flags) | (Flags & PI_MEM_FLAGS_HOST_PTR_USE);
+  if (Use) {
+    Mem->HostPointer = HostPtr;
+    DGLINK_TRY(Context->Impl->createHostBuffer(Mem->Flags, Size, HostPtr, Mem->Impl));
+  } else {
+    DGLINK_TRY(Context->Impl->createBuffer(Size, HostPtr, Mem->Impl));
+  }
   retain(Context);
   *RetMem = Mem.release();
   return PI_SUCCESS;
@@ -131,9 +263,10 @@ PI_API_EXPORT pi_result piEnqueueMemBufferRead(pi_queue Queue, pi_mem Buffer, pi
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Dst, "Dst",
                                NumEventsInWaitList, EventWaitList));
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
-  return submit(
-      *Queue, NumEventsInWaitList, EventWaitList, BlockingRead != PI_FALSE, Event,
-      [&](const Enqueue &Request) { return Queue->Impl->read(Dst, Location, Size, Request); });
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_READ, NumEventsInWaitList, EventWaitList,
+                BlockingRead != PI_FALSE, Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->read(Dst, Location, Size, Request);
+                });
 }
 DGLINK_CATCH_ALL
 
@@ -146,9 +279,10 @@ PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_mem Buffer,
   DGLINK_TRY(checkBufferAccess(__func__, Queue, Buffer, Offset, Size, Src, "Src",
                                NumEventsInWaitList, EventWaitList));
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
-  return submit(
-      *Queue, NumEventsInWaitList, EventWaitList, BlockingWrite != PI_FALSE, Event,
-      [&](const Enqueue &Request) { return Queue->Impl->write(Location, Src, Size, Request); });
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_WRITE, NumEventsInWaitList, EventWaitList,
+                BlockingWrite != PI_FALSE, Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->write(Location, Src, Size, Request);
+                });
 }
 DGLINK_CATCH_ALL
 
@@ -199,8 +333,8 @@ PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool Blocking, 
   DGLINK_CHECK_NOT_NULL(Src, PI_ERROR_INVALID_VALUE);
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
   return submit(
-      *Queue, NumEventsInWaitList, EventWaitList, Blocking != PI_FALSE, Event,
-      [&](const Enqueue &Request) { return Queue->Impl->usmCopy(Dst, Src, Size, Request); });
+      *Queue, PI_COMMAND_TYPE_USM_MEMCPY, NumEventsInWaitList, EventWaitList, Blocking != PI_FALSE,
+      Event, [&](const Enqueue &Request) { return Queue->Impl->usmCopy(Dst, Src, Size, Request); });
 }
 DGLINK_CATCH_ALL
 
@@ -223,9 +357,201 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
                         "piextUSMEnqueueFill: pointer {} is not aligned to the pattern",
                         fmt::ptr(Ptr));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
-  return submit(*Queue, NumEventsInWaitList, EventWaitList, false, Event,
+  return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false, Event,
                 [&](const Enqueue &Request) {
                   return Queue->Impl->usmFill(Ptr, Pattern, PatternSize, Size, Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+// A sub-buffer shares its parent's bytes: the parent stays alive while it lives, flags
+// left 0 inherit the parent's access, an access the parent does not allow is refused,
+// and the origin is aligned for every device of the context.
+PI_API_EXPORT pi_result piMemBufferPartition(pi_mem Buffer, pi_mem_flags Flags,
+                                             pi_buffer_create_type Type, void *CreateInfo,
+                                             pi_mem *RetMem) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Buffer, PI_ERROR_INVALID_MEM_OBJECT);
+  DGLINK_CHECK_NOT_NULL(RetMem, PI_ERROR_INVALID_VALUE);
+  DGLINK_CHECK_NOT_NULL(CreateInfo, PI_ERROR_INVALID_VALUE);
+  if (Type != PI_BUFFER_CREATE_TYPE_REGION)
+    return dglink::fail(
+        PI_ERROR_INVALID_VALUE,
+        "piMemBufferPartition: create type {:#x} is not PI_BUFFER_CREATE_TYPE_REGION",
+        static_cast<unsigned>(Type));
+  if (Buffer->Parent != nullptr)
+    return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT,
+                        "piMemBufferPartition: argument 'Buffer' is itself a sub-buffer");
+  if ((Flags & ~AccessFlags) != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piMemBufferPartition: flags {:#x}: a sub-buffer takes only an access "
+                        "flag (the host pointer is its parent's)",
+                        static_cast<unsigned long long>(Flags));
+  if (__builtin_popcountll(Flags) > 1)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piMemBufferPartition: flags {:#x} name more than one access",
+                        static_cast<unsigned long long>(Flags));
+  const pi_mem_flags ParentAccess = Buffer->Flags & AccessFlags;
+  const pi_mem_flags Access = Flags == 0 ? ParentAccess : Flags;
+  if (ParentAccess != PI_MEM_FLAGS_ACCESS_RW && Access != ParentAccess)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piMemBufferPartition: a {} sub-buffer of a {} buffer", accessName(Access),
+                        accessName(ParentAccess));
+  const auto &Region = *static_cast<const pi_buffer_region_struct *>(CreateInfo);
+  if (Region.Size == 0)
+    return dglink::fail(PI_ERROR_INVALID_BUFFER_SIZE,
+                        "piMemBufferPartition: the region's size is 0");
+  if (Region.Origin > Buffer->Size || Region.Size > Buffer->Size - Region.Origin)
+    return dglink::fail(PI_ERROR_INVALID_BUFFER_SIZE,
+                        "piMemBufferPartition: origin {} + size {} is past the buffer's {} bytes",
+                        Region.Origin, Region.Size, Buffer->Size);
+  for (const _pi_device *Device : Buffer->Context->Devices) {
+    const size_t Alignment = Device->Description.SubBufferAlignment;
+    if (Alignment != 0 && Region.Origin % Alignment != 0)
+      return dglink::fail(PI_ERROR_MISALIGNED_SUB_BUFFER_OFFSET,
+                          "piMemBufferPartition: origin {} is not a multiple of {} bytes, the "
+                          "base-address alignment of device '{}'",
+                          Region.Origin, Alignment, Device->Description.Name);
+  }
+  std::unique_ptr<_pi_mem> Mem = makeHandle<_pi_mem>();
+  Mem->Context = Buffer->Context;
+  Mem->Size = Region.Size;
+  Mem->Flags = Access | (Buffer->Flags & PI_MEM_FLAGS_HOST_PTR_USE);
+  Mem->Parent = Buffer;
+  Mem->Origin = Region.Origin;
+  if (Buffer->HostPointer != nullptr)
+    Mem->HostPointer = static_cast<char *>(Buffer->HostPointer) + Region.Origin;
+  DGLINK_TRY(Buffer->Context->Impl->createSubBuffer(*Buffer, Access, Region.Origin, Region.Size,
+                                                    Mem->Impl));
+  retain(Buffer->Context);
+  retain(Buffer);
+  *RetMem = Mem.release();
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemBufferCopy(pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer,
+                                               size_t SrcOffset, size_t DstOffset, size_t Size,
+                                               pi_uint32 NumEventsInWaitList,
+                                               const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, SrcBuffer, "SrcBuffer"));
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, DstBuffer, "DstBuffer"));
+  if (Size == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "piEnqueueMemBufferCopy: argument 'Size' is 0");
+  DGLINK_TRY(checkRange(__func__, "source", *SrcBuffer, SrcOffset, Size));
+  DGLINK_TRY(checkRange(__func__, "destination", *DstBuffer, DstOffset, Size));
+  if (&rootOf(*SrcBuffer) == &rootOf(*DstBuffer) &&
+      overlap(SrcBuffer->Origin + SrcOffset, Size, DstBuffer->Origin + DstOffset, Size))
+    return dglink::fail(PI_ERROR_MEM_COPY_OVERLAP,
+                        "piEnqueueMemBufferCopy: source bytes [{}, +{}) and destination bytes "
+                        "[{}, +{}) of one allocation overlap",
+                        SrcBuffer->Origin + SrcOffset, Size, DstBuffer->Origin + DstOffset, Size);
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_COPY, NumEventsInWaitList, EventWaitList, false,
+                Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->copyBuffer(*SrcBuffer->Impl, SrcOffset, *DstBuffer->Impl,
+                                                 DstOffset, Size, Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemBufferFill(pi_queue Queue, pi_mem Buffer, const void *Pattern,
+                                               size_t PatternSize, size_t Offset, size_t Size,
+                                               pi_uint32 NumEventsInWaitList,
+                                               const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
+  DGLINK_CHECK_NOT_NULL(Pattern, PI_ERROR_INVALID_VALUE);
+  if (PatternSize == 0 || (PatternSize & (PatternSize - 1)) != 0 || PatternSize > 128 ||
+      Size == 0 || Size % PatternSize != 0 || Offset % PatternSize != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piEnqueueMemBufferFill: a pattern of {} bytes (a power of two up to 128 "
+                        "is needed) does not tile {} bytes at offset {}",
+                        PatternSize, Size, Offset);
+  DGLINK_TRY(checkRange(__func__, "fill", *Buffer, Offset, Size));
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_FILL, NumEventsInWaitList, EventWaitList, false,
+                Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->fillBuffer(*Buffer->Impl, Offset, Pattern, PatternSize, Size,
+                                                 Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemBufferReadRect(
+    pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead, pi_buff_rect_offset BufferOffset,
+    pi_buff_rect_offset HostOffset, pi_buff_rect_region Region, size_t BufferRowPitch,
+    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,
+    pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
+  DGLINK_CHECK_NOT_NULL(Ptr, PI_ERROR_INVALID_VALUE);
+  RectCopy Rect;
+  DGLINK_TRY(checkRect(__func__, BufferOffset, HostOffset, Region, BufferRowPitch, BufferSlicePitch,
+                       HostRowPitch, HostSlicePitch, &Buffer->Size, nullptr, Rect));
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT, NumEventsInWaitList, EventWaitList,
+                BlockingRead != PI_FALSE, Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->readRect(Ptr, *Buffer->Impl, Rect, Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemBufferWriteRect(
+    pi_queue Queue, pi_mem Buffer, pi_bool BlockingWrite, pi_buff_rect_offset BufferOffset,
+    pi_buff_rect_offset HostOffset, pi_buff_rect_region Region, size_t BufferRowPitch,
+    size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, const void *Ptr,
+    pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
+  DGLINK_CHECK_NOT_NULL(Ptr, PI_ERROR_INVALID_VALUE);
+  RectCopy Rect;
+  DGLINK_TRY(checkRect(__func__, HostOffset, BufferOffset, Region, HostRowPitch, HostSlicePitch,
+                       BufferRowPitch, BufferSlicePitch, nullptr, &Buffer->Size, Rect));
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT, NumEventsInWaitList, EventWaitList,
+                BlockingWrite != PI_FALSE, Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->writeRect(*Buffer->Impl, Ptr, Rect, Request);
+                });
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemBufferCopyRect(
+    pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer, pi_buff_rect_offset SrcOrigin,
+    pi_buff_rect_offset DstOrigin, pi_buff_rect_region Region, size_t SrcRowPitch,
+    size_t SrcSlicePitch, size_t DstRowPitch, size_t DstSlicePitch, pi_uint32 NumEventsInWaitList,
+    const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, SrcBuffer, "SrcBuffer"));
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, DstBuffer, "DstBuffer"));
+  RectCopy Rect;
+  DGLINK_TRY(checkRect(__func__, SrcOrigin, DstOrigin, Region, SrcRowPitch, SrcSlicePitch,
+                       DstRowPitch, DstSlicePitch, &SrcBuffer->Size, &DstBuffer->Size, Rect));
+  if (&rootOf(*SrcBuffer) == &rootOf(*DstBuffer)) {
+    // The spans of both rectangles in their allocation: overlapping spans are refused
+    // (OpenCL refuses overlapping rectangles; the spans are the simple, safe test).
+    const size_t SrcStart = SrcBuffer->Origin + Rect.srcOffset(0, 0);
+    const size_t SrcEnd =
+        SrcBuffer->Origin + Rect.srcOffset(Rect.Region[1] - 1, Rect.Region[2] - 1) + Rect.Region[0];
+    const size_t DstStart = DstBuffer->Origin + Rect.dstOffset(0, 0);
+    const size_t DstEnd =
+        DstBuffer->Origin + Rect.dstOffset(Rect.Region[1] - 1, Rect.Region[2] - 1) + Rect.Region[0];
+    if (overlap(SrcStart, SrcEnd - SrcStart, DstStart, DstEnd - DstStart))
+      return dglink::fail(PI_ERROR_MEM_COPY_OVERLAP,
+                          "piEnqueueMemBufferCopyRect: the source bytes [{}, {}) and destination "
+                          "bytes [{}, {}) of one allocation overlap",
+                          SrcStart, SrcEnd, DstStart, DstEnd);
+  }
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT, NumEventsInWaitList, EventWaitList,
+                false, Event, [&](const Enqueue &Request) {
+                  return Queue->Impl->copyRect(*SrcBuffer->Impl, *DstBuffer->Impl, Rect, Request);
                 });
 }
 DGLINK_CATCH_ALL

@@ -69,7 +69,12 @@
   X(cuModuleEnumerateFunctions)                                                                    \
   X(cuFuncGetName)                                                                                 \
   X(cuDeviceCanAccessPeer)                                                                         \
-  X(cuCtxEnablePeerAccess)
+  X(cuCtxEnablePeerAccess)                                                                         \
+  X(cuEventElapsedTime)                                                                            \
+  X(cuMemHostRegister)                                                                             \
+  X(cuMemHostUnregister)                                                                           \
+  X(cuMemHostGetDevicePointer)                                                                     \
+  X(cuMemcpy2DAsync)
 
 namespace dglink::cuda {
 

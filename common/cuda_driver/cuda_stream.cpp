@@ -99,6 +99,20 @@ public:
     return PI_SUCCESS;
   }
   void destroyEvent(stream::Event E) override { cu().cuEventDestroy(event(E)); }
+  pi_result createTimedEvent(stream::Event &Out) override {
+    if (cu().cuEventElapsedTime == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    CUevent E = nullptr;
+    DGLINK_CU(cuEventCreate, &E, CU_EVENT_DEFAULT);
+    Out = reinterpret_cast<stream::Event>(E);
+    return PI_SUCCESS;
+  }
+  pi_result elapsed(stream::Event From, stream::Event To, float &Milliseconds) override {
+    if (cu().cuEventElapsedTime == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuEventElapsedTime, &Milliseconds, event(From), event(To));
+    return PI_SUCCESS;
+  }
   pi_result record(stream::Event E, stream::Stream S) override {
     DGLINK_CU(cuEventRecord, event(E), stream(S));
     return PI_SUCCESS;
@@ -151,6 +165,39 @@ public:
     DGLINK_CU(cuMemcpyAsync, address(Dst), address(Src), Size, stream(S));
     return PI_SUCCESS;
   }
+  // Unified addressing: the driver tells host and device memory apart by address.
+  pi_result copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                   size_t Height, stream::Stream S) override {
+    if (cu().cuMemcpy2DAsync == nullptr)
+      return Driver::copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height, S);
+    CUDA_MEMCPY2D Copy{};
+    Copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+    Copy.srcDevice = address(Src);
+    Copy.srcPitch = SrcPitch;
+    Copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    Copy.dstDevice = address(Dst);
+    Copy.dstPitch = DstPitch;
+    Copy.WidthInBytes = Width;
+    Copy.Height = Height;
+    DGLINK_CU(cuMemcpy2DAsync, &Copy, stream(S));
+    return PI_SUCCESS;
+  }
+  pi_result registerHost(void *Host, size_t Size, void *&Device) override {
+    if (cu().cuMemHostRegister == nullptr || cu().cuMemHostGetDevicePointer == nullptr ||
+        cu().cuMemHostUnregister == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuMemHostRegister, Host, Size,
+              CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+    CUdeviceptr Address = 0;
+    const CUresult R = cu().cuMemHostGetDevicePointer(&Address, Host, 0);
+    if (R != CUDA_SUCCESS) {
+      cu().cuMemHostUnregister(Host);
+      return cudaError(R, "cuMemHostGetDevicePointer");
+    }
+    Device = reinterpret_cast<void *>(Address);
+    return PI_SUCCESS;
+  }
+  void unregisterHost(void *Host) override { cu().cuMemHostUnregister(Host); }
   pi_result copyToDevice(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
     DGLINK_CU(cuMemcpyHtoDAsync, address(Dst), Src, Size, stream(S));
     return PI_SUCCESS;

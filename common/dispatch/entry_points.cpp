@@ -415,6 +415,86 @@ pi_result piextEnqueueDeviceGlobalVariableWrite(pi_queue Queue, pi_program Progr
       Event);
 }
 
+// ---- PI 1.1: sub-buffers, buffer copies, fills and rectangles, profiling, callbacks ----
+
+pi_result piMemBufferPartition(pi_mem Buffer, pi_mem_flags Flags, pi_buffer_create_type Type,
+                               void *CreateInfo, pi_mem *RetMem) {
+  DGLINK_REQUIRE_HANDLE(Buffer, PI_ERROR_INVALID_MEM_OBJECT);
+  return adapterOf(Buffer).piMemBufferPartition(Buffer, Flags, Type, CreateInfo, RetMem);
+}
+
+pi_result piEnqueueMemBufferCopy(pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer,
+                                 size_t SrcOffset, size_t DstOffset, size_t Size,
+                                 pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                 pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferCopy(Queue, SrcBuffer, DstBuffer, SrcOffset, DstOffset,
+                                                 Size, NumEventsInWaitList, EventWaitList, Event);
+}
+
+pi_result piEnqueueMemBufferFill(pi_queue Queue, pi_mem Buffer, const void *Pattern,
+                                 size_t PatternSize, size_t Offset, size_t Size,
+                                 pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                 pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferFill(Queue, Buffer, Pattern, PatternSize, Offset, Size,
+                                                 NumEventsInWaitList, EventWaitList, Event);
+}
+
+pi_result piEnqueueMemBufferReadRect(pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead,
+                                     pi_buff_rect_offset BufferOffset,
+                                     pi_buff_rect_offset HostOffset, pi_buff_rect_region Region,
+                                     size_t BufferRowPitch, size_t BufferSlicePitch,
+                                     size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,
+                                     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                     pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferReadRect(
+      Queue, Buffer, BlockingRead, BufferOffset, HostOffset, Region, BufferRowPitch,
+      BufferSlicePitch, HostRowPitch, HostSlicePitch, Ptr, NumEventsInWaitList, EventWaitList,
+      Event);
+}
+
+pi_result piEnqueueMemBufferWriteRect(pi_queue Queue, pi_mem Buffer, pi_bool BlockingWrite,
+                                      pi_buff_rect_offset BufferOffset,
+                                      pi_buff_rect_offset HostOffset, pi_buff_rect_region Region,
+                                      size_t BufferRowPitch, size_t BufferSlicePitch,
+                                      size_t HostRowPitch, size_t HostSlicePitch, const void *Ptr,
+                                      pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                      pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferWriteRect(
+      Queue, Buffer, BlockingWrite, BufferOffset, HostOffset, Region, BufferRowPitch,
+      BufferSlicePitch, HostRowPitch, HostSlicePitch, Ptr, NumEventsInWaitList, EventWaitList,
+      Event);
+}
+
+pi_result piEnqueueMemBufferCopyRect(pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer,
+                                     pi_buff_rect_offset SrcOrigin, pi_buff_rect_offset DstOrigin,
+                                     pi_buff_rect_region Region, size_t SrcRowPitch,
+                                     size_t SrcSlicePitch, size_t DstRowPitch, size_t DstSlicePitch,
+                                     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                     pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferCopyRect(
+      Queue, SrcBuffer, DstBuffer, SrcOrigin, DstOrigin, Region, SrcRowPitch, SrcSlicePitch,
+      DstRowPitch, DstSlicePitch, NumEventsInWaitList, EventWaitList, Event);
+}
+
+pi_result piEventGetProfilingInfo(pi_event Event, pi_profiling_info ParamName,
+                                  size_t ParamValueSize, void *ParamValue,
+                                  size_t *ParamValueSizeRet) {
+  DGLINK_REQUIRE_HANDLE(Event, PI_ERROR_INVALID_EVENT);
+  return adapterOf(Event).piEventGetProfilingInfo(Event, ParamName, ParamValueSize, ParamValue,
+                                                  ParamValueSizeRet);
+}
+
+pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecCallbackType,
+                             void (*PfnNotify)(pi_event, pi_int32, void *), void *UserData) {
+  DGLINK_REQUIRE_HANDLE(Event, PI_ERROR_INVALID_EVENT);
+  return adapterOf(Event).piEventSetCallback(Event, CommandExecCallbackType, PfnNotify, UserData);
+}
+
 // ---- the plugin itself ----
 
 // The message storage is shared with every adapter (libdglink_support.so), so this

@@ -231,12 +231,16 @@ pi_result StreamContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::Que
   DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   Stream S = nullptr;
   DGLINK_TRY(driver().createStream(S));
+  std::unique_ptr<StreamQueue> Made;
   try {
-    Impl = std::make_unique<StreamQueue>(Queue, On, S);
+    Made = std::make_unique<StreamQueue>(Queue, On, S);
   } catch (...) {
     driver().destroyStream(S);
     throw;
   }
+  if ((Queue.Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0)
+    DGLINK_TRY(Made->startClock()); // the queue's destructor frees the stream on failure
+  Impl = std::move(Made);
   return PI_SUCCESS;
 }
 
@@ -259,10 +263,42 @@ pi_result StreamContext::createBuffer(size_t Size, const void *CopyFrom,
   return PI_SUCCESS;
 }
 
+// The caller's memory, registered with the driver: every device reaches the same bytes
+// (no copy), so the host sees what kernels wrote once they completed.
+pi_result StreamContext::createHostBuffer(pi_mem_flags, size_t Size, void *Host,
+                                          std::unique_ptr<core::MemImpl> &Impl) {
+  Driver &D = driver();
+  const int Ordinal = first().Ordinal;
+  DGLINK_TRY(D.makeCurrent(Ordinal));
+  void *Device = nullptr;
+  const pi_result Result = D.registerHost(Host, Size, Device);
+  if (Result == PI_ERROR_UNSUPPORTED_FEATURE)
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "piMemBufferCreate: {} cannot register host memory (PI_MEM_FLAGS_HOST_PTR_USE)",
+                streamBackend().label());
+  DGLINK_TRY(Result);
+  auto Made = std::make_unique<StreamMem>(Ordinal, Device, StreamMem::Owns::Registration);
+  Made->Host = Host;
+  Impl = std::move(Made);
+  return PI_SUCCESS;
+}
+
+pi_result StreamContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags, size_t Origin, size_t,
+                                         std::unique_ptr<core::MemImpl> &Impl) {
+  const auto &Whole = static_cast<const StreamMem &>(*Parent.Impl);
+  Impl = std::make_unique<StreamMem>(Whole.Ordinal, static_cast<char *>(Whole.Pointer) + Origin,
+                                     StreamMem::Owns::Nothing);
+  return PI_SUCCESS;
+}
+
 StreamMem::~StreamMem() {
+  if (Ownership == Owns::Nothing || driver().makeCurrent(Ordinal) != PI_SUCCESS)
+    return;
   // The driver's free waits for work using the memory to finish.
-  if (driver().makeCurrent(Ordinal) == PI_SUCCESS)
+  if (Ownership == Owns::Allocation)
     (void)driver().freeDevice(Pointer);
+  else
+    driver().unregisterHost(Host);
 }
 
 pi_result StreamContext::allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32,

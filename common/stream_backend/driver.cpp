@@ -10,6 +10,25 @@ bool Driver::nativeContext(int /*Ordinal*/, uintptr_t & /*Handle*/) { return fal
 bool Driver::canAccessPeer(int /*From*/, int /*To*/) { return false; }
 bool Driver::pageableHost(const void * /*Host*/) { return false; }
 pi_result Driver::enablePeerAccess(int /*From*/, int /*To*/) { return PI_SUCCESS; }
+pi_result Driver::registerHost(void * /*Host*/, size_t /*Size*/, void *& /*Device*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+void Driver::unregisterHost(void * /*Host*/) {}
+pi_result Driver::createTimedEvent(Event & /*Out*/) { return PI_ERROR_UNSUPPORTED_FEATURE; }
+pi_result Driver::elapsed(Event /*From*/, Event /*To*/, float & /*Milliseconds*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+
+pi_result Driver::copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                         size_t Height, Stream S) {
+  for (size_t Row = 0; Row < Height; ++Row) {
+    const pi_result Result = copy(static_cast<char *>(Dst) + Row * DstPitch,
+                                  static_cast<const char *>(Src) + Row * SrcPitch, Width, S);
+    if (Result != PI_SUCCESS)
+      return Result;
+  }
+  return PI_SUCCESS;
+}
 
 const char *codeKindName(CodeKind Kind) {
   switch (Kind) {

@@ -8,6 +8,7 @@
 #include <dglink/support/log.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 namespace dglink::stream {
@@ -64,9 +65,69 @@ pi_result grid(const core::LaunchShape &Shape, const StreamKernel &Kernel, const
 
 } // namespace
 
+pi_uint64 hostNanoseconds() {
+  return static_cast<pi_uint64>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch())
+                                    .count());
+}
+
 StreamEvent::~StreamEvent() {
+  if (Clock != nullptr) {
+    if (Handle != nullptr)
+      driver().destroyEvent(Handle);
+    if (Start != nullptr)
+      driver().destroyEvent(Start);
+    return;
+  }
   if (Handle != nullptr)
     StreamContext::recycleEvent(On, Handle);
+}
+
+// QUEUED and SUBMIT are the host's clock when the command was enqueued (submitted at
+// once); START and END the device's, on the same clock through the queue's base event.
+// The base is taken once, so a device time can fall a little before the host's view of
+// the submission: each point is at least the one before, which keeps the order true.
+pi_result StreamEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
+  if (Clock == nullptr)
+    return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
+                "piEventGetProfilingInfo: the event has no timing");
+  DGLINK_TRY(driver().makeCurrent(On.Ordinal));
+  float StartMs = 0, EndMs = 0;
+  DGLINK_TRY(driver().elapsed(Clock->Base, Start, StartMs));
+  DGLINK_TRY(driver().elapsed(Clock->Base, Handle, EndMs));
+  const auto deviceTime = [&](float Ms) {
+    return Clock->HostNanoseconds + static_cast<pi_uint64>(static_cast<double>(Ms) * 1e6);
+  };
+  const pi_uint64 StartNs = std::max(QueuedNanoseconds, deviceTime(StartMs));
+  const pi_uint64 EndNs = std::max(StartNs, deviceTime(EndMs));
+  switch (Point) {
+  case PI_PROFILING_INFO_COMMAND_QUEUED:
+  case PI_PROFILING_INFO_COMMAND_SUBMIT:
+    Nanoseconds = QueuedNanoseconds;
+    break;
+  case PI_PROFILING_INFO_COMMAND_START:
+    Nanoseconds = StartNs;
+    break;
+  case PI_PROFILING_INFO_COMMAND_END:
+  case PI_PROFILING_INFO_COMMAND_COMPLETE:
+    Nanoseconds = EndNs;
+    break;
+  }
+  return PI_SUCCESS;
+}
+
+pi_result StreamQueue::startClock() {
+  Driver &D = driver();
+  const pi_result Made = D.createTimedEvent(Clock.Base);
+  if (Made == PI_ERROR_UNSUPPORTED_FEATURE)
+    return fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
+                "piQueueCreate: {} has no timed events, so no profiling queue",
+                streamBackend().label());
+  DGLINK_TRY(Made);
+  DGLINK_TRY(D.record(Clock.Base, Handle));
+  DGLINK_TRY(D.synchronize(Clock.Base));
+  Clock.HostNanoseconds = hostNanoseconds();
+  return PI_SUCCESS;
 }
 
 pi_result StreamEvent::wait() {
@@ -91,6 +152,8 @@ StreamQueue::~StreamQueue() {
     logger().warn("{}: releasing queue {}: its stream reported an error: {}",
                   streamBackend().name(), fmt::ptr(&Queue), lastErrorMessage());
   Copies.release(D);
+  if (Clock.Base != nullptr)
+    D.destroyEvent(Clock.Base);
   D.destroyStream(Handle);
 }
 
@@ -104,7 +167,15 @@ pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Su
     if (Request.Waits[I]->Queue != &Queue)
       DGLINK_TRY(D.waitEvent(Handle, static_cast<StreamEvent &>(*Request.Waits[I]->Impl).Handle));
   std::unique_ptr<StreamEvent> Done;
-  if (Request.Out != nullptr) {
+  if (Request.Out != nullptr && Clock.Base != nullptr) {
+    // A profiling queue's command: timed events of its own before and after it.
+    Done = std::make_unique<StreamEvent>(On, nullptr);
+    Done->Clock = &Clock; // destroys what it has if a step fails
+    Done->QueuedNanoseconds = hostNanoseconds();
+    DGLINK_TRY(D.createTimedEvent(Done->Start));
+    DGLINK_TRY(D.createTimedEvent(Done->Handle));
+    DGLINK_TRY(D.record(Done->Start, Handle));
+  } else if (Request.Out != nullptr) {
     Event E = nullptr;
     DGLINK_TRY(StreamContext::acquireEvent(On, E));
     Done = std::make_unique<StreamEvent>(On, E); // recycles E if Submit fails
@@ -217,6 +288,57 @@ pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape
 pi_result StreamQueue::marker(bool, const core::Enqueue &Request) {
   return enqueue(Request,
                  [&](Event Done) { return complete(driver(), Handle, Done, Request.Blocking); });
+}
+
+namespace {
+
+char *pointerOf(core::MemImpl &Buffer) {
+  return static_cast<char *>(static_cast<StreamMem &>(Buffer).Pointer);
+}
+
+} // namespace
+
+// Unified addressing: one driver copy between any two of the buffers' pointers.
+pi_result StreamQueue::copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst,
+                                  size_t DstOffset, size_t Size, const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    DGLINK_TRY(D.copy(pointerOf(Dst) + DstOffset, pointerOf(Src) + SrcOffset, Size, Handle));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+// A buffer's bytes are device memory at an address: the USM fill serves them.
+pi_result StreamQueue::fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                                  size_t PatternSize, size_t Size, const core::Enqueue &Request) {
+  return usmFill(pointerOf(Buffer) + Offset, Pattern, PatternSize, Size, Request);
+}
+
+pi_result StreamQueue::rect(char *Dst, const char *Src, const core::RectCopy &Rect,
+                            const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    for (size_t Slice = 0; Slice < Rect.Region[2]; ++Slice)
+      DGLINK_TRY(D.copy2D(Dst + Rect.dstOffset(0, Slice), Rect.DstRowPitch,
+                          Src + Rect.srcOffset(0, Slice), Rect.SrcRowPitch, Rect.Region[0],
+                          Rect.Region[1], Handle));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                                const core::Enqueue &Request) {
+  return rect(static_cast<char *>(Dst), pointerOf(Buffer), Rect, Request);
+}
+
+pi_result StreamQueue::writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                                 const core::Enqueue &Request) {
+  return rect(pointerOf(Buffer), static_cast<const char *>(Src), Rect, Request);
+}
+
+pi_result StreamQueue::copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                                const core::Enqueue &Request) {
+  return rect(pointerOf(Dst), pointerOf(Src), Rect, Request);
 }
 
 } // namespace dglink::stream

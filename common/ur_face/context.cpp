@@ -117,6 +117,12 @@ ur_result_t urQueueGetInfo(ur_queue_handle_t hQueue, ur_queue_info_t propName, s
     return Answer.value(static_cast<ur_queue_flags_t>(
         (Queue.Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0 ? UR_QUEUE_FLAG_PROFILING_ENABLE
                                                                  : 0));
+  case UR_QUEUE_INFO_EMPTY: {
+    pi_bool Empty = PI_FALSE;
+    DGLINK_UR_TRY(
+        piQueueGetInfo(core(hQueue), PI_EXT_QUEUE_INFO_EMPTY, sizeof(Empty), &Empty, nullptr));
+    return Answer.boolean(Empty != PI_FALSE);
+  }
   default:
     break;
   }
@@ -140,6 +146,17 @@ DGLINK_UR_CATCH_ALL
 
 // ---- buffers ----
 
+namespace {
+
+// UR's access flags in PI's (OpenCL's) numbering; more than one is the core's to refuse.
+pi_mem_flags accessFlags(ur_mem_flags_t Flags) {
+  return ((Flags & UR_MEM_FLAG_READ_WRITE) != 0 ? PI_MEM_FLAGS_ACCESS_RW : 0) |
+         ((Flags & UR_MEM_FLAG_READ_ONLY) != 0 ? PI_MEM_FLAGS_ACCESS_READ_ONLY : 0) |
+         ((Flags & UR_MEM_FLAG_WRITE_ONLY) != 0 ? PI_MEM_FLAGS_ACCESS_WRITE_ONLY : 0);
+}
+
+} // namespace
+
 ur_result_t urMemBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags, size_t size,
                               const ur_buffer_properties_t *pProperties,
                               ur_mem_handle_t *phBuffer) try {
@@ -152,21 +169,44 @@ ur_result_t urMemBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags
     return failUr(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'size' is 0", __func__);
   void *Host = pProperties != nullptr ? pProperties->pHost : nullptr;
   const bool CopyHost = (flags & UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER) != 0;
-  if ((flags & UR_MEM_FLAG_USE_HOST_POINTER) != 0)
-    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                  "{}: buffers over the caller's memory (UR_MEM_FLAG_USE_HOST_POINTER) are not "
-                  "served; UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER copies it",
-                  __func__);
-  if (CopyHost != (Host != nullptr))
+  const bool UseHost = (flags & UR_MEM_FLAG_USE_HOST_POINTER) != 0;
+  if ((CopyHost || UseHost) != (Host != nullptr))
     return failUr(UR_RESULT_ERROR_INVALID_HOST_PTR,
-                  "{}: 'pHost' must be given exactly when UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER is "
-                  "set",
+                  "{}: 'pHost' must be given exactly when UR_MEM_FLAG_ALLOC_COPY_HOST_POINTER or "
+                  "UR_MEM_FLAG_USE_HOST_POINTER is set",
                   __func__);
   pi_mem Mem = nullptr;
-  DGLINK_UR_TRY(piMemBufferCreate(
-      core(hContext), PI_MEM_FLAGS_ACCESS_RW | (CopyHost ? PI_MEM_FLAGS_HOST_PTR_COPY : 0), size,
-      Host, &Mem));
+  DGLINK_UR_TRY(piMemBufferCreate(core(hContext),
+                                  accessFlags(flags) | (CopyHost ? PI_MEM_FLAGS_HOST_PTR_COPY : 0) |
+                                      (UseHost ? PI_MEM_FLAGS_HOST_PTR_USE : 0),
+                                  size, Host, &Mem));
   *phBuffer = face(Mem);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urMemBufferPartition(ur_mem_handle_t hBuffer, ur_mem_flags_t flags,
+                                 ur_buffer_create_type_t bufferCreateType,
+                                 const ur_buffer_region_t *pRegion, ur_mem_handle_t *phMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
+  if ((flags & UR_MEM_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: memory flags {:#x} are not valid",
+                  __func__, static_cast<unsigned>(flags));
+  if (bufferCreateType > UR_BUFFER_CREATE_TYPE_REGION)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: create type {:#x} is not defined",
+                  __func__, static_cast<unsigned>(bufferCreateType));
+  DGLINK_UR_NOT_NULL_POINTER(pRegion);
+  DGLINK_UR_NOT_NULL_POINTER(phMem);
+  if ((flags & ~(UR_MEM_FLAG_READ_WRITE | UR_MEM_FLAG_READ_ONLY | UR_MEM_FLAG_WRITE_ONLY)) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_VALUE,
+                  "{}: flags {:#x}: a sub-buffer takes only an access flag (the host pointer and "
+                  "allocation are its parent's)",
+                  __func__, static_cast<unsigned>(flags));
+  pi_buffer_region_struct Region{pRegion->origin, pRegion->size};
+  pi_mem Mem = nullptr;
+  DGLINK_UR_TRY(piMemBufferPartition(core(hBuffer), accessFlags(flags),
+                                     PI_BUFFER_CREATE_TYPE_REGION, &Region, &Mem));
+  *phMem = face(Mem);
   return UR_RESULT_SUCCESS;
 }
 DGLINK_UR_CATCH_ALL

@@ -144,6 +144,139 @@ ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hB
 }
 DGLINK_UR_CATCH_ALL
 
+namespace {
+
+// The core's answer for a buffer command whose size problems UR names
+// UR_RESULT_ERROR_INVALID_SIZE (ranges, regions, pitches, patterns): every
+// PI_ERROR_INVALID_VALUE of these entry points is one, since UR's null checks came first.
+ur_result_t sizeProblem(pi_result Result) {
+  return Result == PI_ERROR_INVALID_VALUE ? UR_RESULT_ERROR_INVALID_SIZE : toUr(Result);
+}
+
+pi_buff_rect_offset_struct rectOffset(ur_rect_offset_t Offset) {
+  return {static_cast<size_t>(Offset.x), static_cast<size_t>(Offset.y),
+          static_cast<size_t>(Offset.z)};
+}
+
+pi_buff_rect_region_struct rectRegion(ur_rect_region_t Region) {
+  return {static_cast<size_t>(Region.width), static_cast<size_t>(Region.height),
+          static_cast<size_t>(Region.depth)};
+}
+
+} // namespace
+
+ur_result_t urEnqueueMemBufferCopy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
+                                   ur_mem_handle_t hBufferDst, size_t srcOffset, size_t dstOffset,
+                                   size_t size, uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBufferSrc);
+  DGLINK_UR_NOT_NULL_HANDLE(hBufferDst);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  return sizeProblem(piEnqueueMemBufferCopy(core(hQueue), core(hBufferSrc), core(hBufferDst),
+                                            srcOffset, dstOffset, size, numEventsInWaitList,
+                                            core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueMemBufferFill(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                   const void *pPattern, size_t patternSize, size_t offset,
+                                   size_t size, uint32_t numEventsInWaitList,
+                                   const ur_event_handle_t *phEventWaitList,
+                                   ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
+  DGLINK_UR_NOT_NULL_POINTER(pPattern);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  return sizeProblem(piEnqueueMemBufferFill(core(hQueue), core(hBuffer), pPattern, patternSize,
+                                            offset, size, numEventsInWaitList,
+                                            core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueMemBufferReadRect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                       bool blockingRead, ur_rect_offset_t bufferOrigin,
+                                       ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                       size_t bufferRowPitch, size_t bufferSlicePitch,
+                                       size_t hostRowPitch, size_t hostSlicePitch, void *pDst,
+                                       uint32_t numEventsInWaitList,
+                                       const ur_event_handle_t *phEventWaitList,
+                                       ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
+  DGLINK_UR_NOT_NULL_POINTER(pDst);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  pi_buff_rect_offset_struct BufferOrigin = rectOffset(bufferOrigin);
+  pi_buff_rect_offset_struct HostOrigin = rectOffset(hostOrigin);
+  pi_buff_rect_region_struct Region = rectRegion(region);
+  return sizeProblem(piEnqueueMemBufferReadRect(
+      core(hQueue), core(hBuffer), blockingRead, &BufferOrigin, &HostOrigin, &Region,
+      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pDst, numEventsInWaitList,
+      core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueMemBufferWriteRect(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                        bool blockingWrite, ur_rect_offset_t bufferOrigin,
+                                        ur_rect_offset_t hostOrigin, ur_rect_region_t region,
+                                        size_t bufferRowPitch, size_t bufferSlicePitch,
+                                        size_t hostRowPitch, size_t hostSlicePitch, void *pSrc,
+                                        uint32_t numEventsInWaitList,
+                                        const ur_event_handle_t *phEventWaitList,
+                                        ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
+  DGLINK_UR_NOT_NULL_POINTER(pSrc);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  pi_buff_rect_offset_struct BufferOrigin = rectOffset(bufferOrigin);
+  pi_buff_rect_offset_struct HostOrigin = rectOffset(hostOrigin);
+  pi_buff_rect_region_struct Region = rectRegion(region);
+  return sizeProblem(piEnqueueMemBufferWriteRect(
+      core(hQueue), core(hBuffer), blockingWrite, &BufferOrigin, &HostOrigin, &Region,
+      bufferRowPitch, bufferSlicePitch, hostRowPitch, hostSlicePitch, pSrc, numEventsInWaitList,
+      core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueMemBufferCopyRect(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
+                                       ur_mem_handle_t hBufferDst, ur_rect_offset_t srcOrigin,
+                                       ur_rect_offset_t dstOrigin, ur_rect_region_t region,
+                                       size_t srcRowPitch, size_t srcSlicePitch, size_t dstRowPitch,
+                                       size_t dstSlicePitch, uint32_t numEventsInWaitList,
+                                       const ur_event_handle_t *phEventWaitList,
+                                       ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBufferSrc);
+  DGLINK_UR_NOT_NULL_HANDLE(hBufferDst);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  pi_buff_rect_offset_struct SrcOrigin = rectOffset(srcOrigin);
+  pi_buff_rect_offset_struct DstOrigin = rectOffset(dstOrigin);
+  pi_buff_rect_region_struct Region = rectRegion(region);
+  return sizeProblem(piEnqueueMemBufferCopyRect(
+      core(hQueue), core(hBufferSrc), core(hBufferDst), &SrcOrigin, &DstOrigin, &Region,
+      srcRowPitch, srcSlicePitch, dstRowPitch, dstSlicePitch, numEventsInWaitList,
+      core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+// The barrier with enqueue properties: the one flag UR defines
+// (LOW_POWER_EVENTS_SUPPORT) is a hint.
+ur_result_t urEnqueueEventsWaitWithBarrierExt(ur_queue_handle_t hQueue,
+                                              const ur_exp_enqueue_ext_properties_t *pProperties,
+                                              uint32_t numEventsInWaitList,
+                                              const ur_event_handle_t *phEventWaitList,
+                                              ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  if (pProperties != nullptr && (pProperties->flags & UR_EXP_ENQUEUE_EXT_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: enqueue flags {:#x} are not defined",
+                  __func__, static_cast<unsigned>(pProperties->flags));
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  DGLINK_UR_CORE(piEnqueueEventsWaitWithBarrier(core(hQueue), numEventsInWaitList,
+                                                core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urEnqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patternSize,
                              const void *pPattern, size_t size, uint32_t numEventsInWaitList,
                              const ur_event_handle_t *phEventWaitList,
@@ -215,6 +348,99 @@ DGLINK_UR_CATCH_ALL
 
 // ---- events ----
 
+namespace {
+
+ur_command_t commandOf(pi_command_type Command) {
+  switch (Command) {
+  case PI_COMMAND_TYPE_NDRANGE_KERNEL:
+    return UR_COMMAND_KERNEL_LAUNCH;
+  case PI_COMMAND_TYPE_MEM_BUFFER_READ:
+    return UR_COMMAND_MEM_BUFFER_READ;
+  case PI_COMMAND_TYPE_MEM_BUFFER_WRITE:
+    return UR_COMMAND_MEM_BUFFER_WRITE;
+  case PI_COMMAND_TYPE_MEM_BUFFER_COPY:
+    return UR_COMMAND_MEM_BUFFER_COPY;
+  case PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT:
+    return UR_COMMAND_MEM_BUFFER_READ_RECT;
+  case PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT:
+    return UR_COMMAND_MEM_BUFFER_WRITE_RECT;
+  case PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT:
+    return UR_COMMAND_MEM_BUFFER_COPY_RECT;
+  case PI_COMMAND_TYPE_MEM_BUFFER_FILL:
+    return UR_COMMAND_MEM_BUFFER_FILL;
+  case PI_COMMAND_TYPE_BARRIER:
+    return UR_COMMAND_EVENTS_WAIT_WITH_BARRIER;
+  case PI_COMMAND_TYPE_USM_FILL:
+    return UR_COMMAND_USM_FILL;
+  case PI_COMMAND_TYPE_USM_MEMCPY:
+    return UR_COMMAND_USM_MEMCPY;
+  case PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ:
+    return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ;
+  case PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE:
+    return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE;
+  case PI_COMMAND_TYPE_MARKER:
+    break;
+  }
+  return UR_COMMAND_EVENTS_WAIT;
+}
+
+// A UR callback behind the core's (the same arguments, UR's types): made per
+// registration, freed after its one call.
+struct UrCallback {
+  ur_event_callback_t Notify;
+  void *UserData;
+};
+
+void callUr(pi_event Event, pi_int32 Status, void *Data) {
+  const std::unique_ptr<UrCallback> Callback(static_cast<UrCallback *>(Data));
+  Callback->Notify(face(Event), static_cast<ur_execution_info_t>(Status), Callback->UserData);
+}
+
+} // namespace
+
+ur_result_t urEventGetProfilingInfo(ur_event_handle_t hEvent, ur_profiling_info_t propName,
+                                    size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hEvent);
+  if (propName > UR_PROFILING_INFO_COMMAND_COMPLETE)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: profiling query {:#x} is not defined",
+                  __func__, static_cast<unsigned>(propName));
+  if (pPropValue != nullptr && propSize == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_VALUE, "{}: 'propSize' is 0 with a value to fill",
+                  __func__);
+  if (pPropValue == nullptr && pPropSizeRet == nullptr)
+    return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "{}: neither 'pPropValue' nor 'pPropSizeRet' is given", __func__);
+  if (pPropValue == nullptr && propSize != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "{}: 'propSize' {} but 'pPropValue' is null", __func__, propSize);
+  // UR's names are QUEUED = 0 ... COMPLETE = 4 in PI's order.
+  const auto Point = static_cast<pi_profiling_info>(PI_PROFILING_INFO_COMMAND_QUEUED + propName);
+  DGLINK_UR_CORE(piEventGetProfilingInfo(core(hEvent), Point, propSize, pPropValue, pPropSizeRet));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEventSetCallback(ur_event_handle_t hEvent, ur_execution_info_t execStatus,
+                               ur_event_callback_t pfnNotify, void *pUserData) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hEvent);
+  DGLINK_UR_NOT_NULL_POINTER(pfnNotify);
+  if (execStatus > UR_EXECUTION_INFO_QUEUED)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: execution state {:#x} is not defined",
+                  __func__, static_cast<unsigned>(execStatus));
+  if (execStatus == UR_EXECUTION_INFO_QUEUED)
+    return failUr(UR_RESULT_ERROR_INVALID_VALUE,
+                  "{}: UR_EXECUTION_INFO_QUEUED: commands are submitted when they are enqueued, "
+                  "so a callback takes SUBMITTED, RUNNING or COMPLETE",
+                  __func__);
+  DGLINK_UR_CHECK(hEvent, PI_ERROR_INVALID_EVENT);
+  auto Callback = std::make_unique<UrCallback>(UrCallback{pfnNotify, pUserData});
+  // UR's execution states have PI's event-status numbers (COMPLETE 0, RUNNING 1, ...).
+  DGLINK_UR_TRY(
+      piEventSetCallback(core(hEvent), static_cast<pi_int32>(execStatus), callUr, Callback.get()));
+  (void)Callback.release(); // freed by its one call
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urEventWait(uint32_t numEvents, const ur_event_handle_t *phEventWaitList) try {
   DGLINK_UR_NOT_NULL_POINTER(phEventWaitList);
   if (numEvents == 0)
@@ -238,6 +464,8 @@ ur_result_t urEventGetInfo(ur_event_handle_t hEvent, ur_event_info_t propName, s
     return Answer.value(face(Event.Context));
   case UR_EVENT_INFO_REFERENCE_COUNT:
     return Answer.value(uint32_t{Event.RefCount.load()});
+  case UR_EVENT_INFO_COMMAND_TYPE:
+    return Answer.value(commandOf(Event.Command));
   case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
     pi_int32 Status = PI_EVENT_COMPLETE;
     DGLINK_UR_TRY(Event.Impl->status(Status));

@@ -46,6 +46,8 @@ ur_result_t urQueueFinish(ur_queue_handle_t);
 ur_result_t urQueueFlush(ur_queue_handle_t);
 ur_result_t urMemBufferCreate(ur_context_handle_t, ur_mem_flags_t, size_t,
                               const ur_buffer_properties_t *, ur_mem_handle_t *);
+ur_result_t urMemBufferPartition(ur_mem_handle_t, ur_mem_flags_t, ur_buffer_create_type_t,
+                                 const ur_buffer_region_t *, ur_mem_handle_t *);
 ur_result_t urMemRetain(ur_mem_handle_t);
 ur_result_t urMemRelease(ur_mem_handle_t);
 ur_result_t urMemGetInfo(ur_mem_handle_t, ur_mem_info_t, size_t, void *, size_t *);
@@ -107,6 +109,27 @@ ur_result_t urEnqueueMemBufferRead(ur_queue_handle_t, ur_mem_handle_t, bool, siz
 ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t, ur_mem_handle_t, bool, size_t, size_t,
                                     const void *, uint32_t, const ur_event_handle_t *,
                                     ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferCopy(ur_queue_handle_t, ur_mem_handle_t, ur_mem_handle_t, size_t,
+                                   size_t, size_t, uint32_t, const ur_event_handle_t *,
+                                   ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferFill(ur_queue_handle_t, ur_mem_handle_t, const void *, size_t, size_t,
+                                   size_t, uint32_t, const ur_event_handle_t *,
+                                   ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferReadRect(ur_queue_handle_t, ur_mem_handle_t, bool, ur_rect_offset_t,
+                                       ur_rect_offset_t, ur_rect_region_t, size_t, size_t, size_t,
+                                       size_t, void *, uint32_t, const ur_event_handle_t *,
+                                       ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferWriteRect(ur_queue_handle_t, ur_mem_handle_t, bool, ur_rect_offset_t,
+                                        ur_rect_offset_t, ur_rect_region_t, size_t, size_t, size_t,
+                                        size_t, void *, uint32_t, const ur_event_handle_t *,
+                                        ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferCopyRect(ur_queue_handle_t, ur_mem_handle_t, ur_mem_handle_t,
+                                       ur_rect_offset_t, ur_rect_offset_t, ur_rect_region_t, size_t,
+                                       size_t, size_t, size_t, uint32_t, const ur_event_handle_t *,
+                                       ur_event_handle_t *);
+ur_result_t urEnqueueEventsWaitWithBarrierExt(ur_queue_handle_t,
+                                              const ur_exp_enqueue_ext_properties_t *, uint32_t,
+                                              const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueUSMFill(ur_queue_handle_t, void *, size_t, const void *, size_t, uint32_t,
                              const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t, bool, void *, const void *, size_t, uint32_t,
@@ -121,6 +144,9 @@ ur_result_t urEventWait(uint32_t, const ur_event_handle_t *);
 ur_result_t urEventGetInfo(ur_event_handle_t, ur_event_info_t, size_t, void *, size_t *);
 ur_result_t urEventRetain(ur_event_handle_t);
 ur_result_t urEventRelease(ur_event_handle_t);
+ur_result_t urEventGetProfilingInfo(ur_event_handle_t, ur_profiling_info_t, size_t, void *,
+                                    size_t *);
+ur_result_t urEventSetCallback(ur_event_handle_t, ur_execution_info_t, ur_event_callback_t, void *);
 
 // native.cpp: the driver's own handles
 ur_result_t urPlatformGetNativeHandle(ur_platform_handle_t, ur_native_handle_t *);

@@ -57,6 +57,7 @@ ur_dditable_t makeTable() {
   Table.Queue.pfnFlush = urQueueFlush;
 
   Table.Mem.pfnBufferCreate = urMemBufferCreate;
+  Table.Mem.pfnBufferPartition = urMemBufferPartition;
   Table.Mem.pfnRetain = urMemRetain;
   Table.Mem.pfnRelease = urMemRelease;
   Table.Mem.pfnGetInfo = urMemGetInfo;
@@ -92,6 +93,12 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;
   Table.Enqueue.pfnMemBufferRead = urEnqueueMemBufferRead;
   Table.Enqueue.pfnMemBufferWrite = urEnqueueMemBufferWrite;
+  Table.Enqueue.pfnMemBufferCopy = urEnqueueMemBufferCopy;
+  Table.Enqueue.pfnMemBufferFill = urEnqueueMemBufferFill;
+  Table.Enqueue.pfnMemBufferReadRect = urEnqueueMemBufferReadRect;
+  Table.Enqueue.pfnMemBufferWriteRect = urEnqueueMemBufferWriteRect;
+  Table.Enqueue.pfnMemBufferCopyRect = urEnqueueMemBufferCopyRect;
+  Table.Enqueue.pfnEventsWaitWithBarrierExt = urEnqueueEventsWaitWithBarrierExt;
   Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;
   Table.Enqueue.pfnUSMMemcpy = urEnqueueUSMMemcpy;
   Table.Enqueue.pfnDeviceGlobalVariableWrite = urEnqueueDeviceGlobalVariableWrite;
@@ -102,6 +109,8 @@ ur_dditable_t makeTable() {
   Table.Event.pfnGetInfo = urEventGetInfo;
   Table.Event.pfnRetain = urEventRetain;
   Table.Event.pfnRelease = urEventRelease;
+  Table.Event.pfnGetProfilingInfo = urEventGetProfilingInfo;
+  Table.Event.pfnSetCallback = urEventSetCallback;
 
   Table.Platform.pfnGetNativeHandle = urPlatformGetNativeHandle;
   Table.Device.pfnGetNativeHandle = urDeviceGetNativeHandle;

@@ -329,6 +329,61 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
                                                         nullptr, &NewEvent);
        },
        nullptr},
+      {"piMemBufferPartition",
+       [&] {
+         pi_buffer_region_struct Region{0, 32};
+         return A.piMemBufferPartition(Buffer, 0, PI_BUFFER_CREATE_TYPE_REGION, &Region, &NewMem);
+       },
+       nullptr},
+      {"piEnqueueMemBufferCopy",
+       [&] {
+         return A.piEnqueueMemBufferCopy(Q, Buffer, Buffer, 0, 32, 16, 0, nullptr, &NewEvent);
+       },
+       nullptr},
+      {"piEnqueueMemBufferFill",
+       [&] {
+         const uint32_t Word = 5;
+         return A.piEnqueueMemBufferFill(Q, Buffer, &Word, 4, 0, 16, 0, nullptr, &NewEvent);
+       },
+       nullptr},
+      {"piEnqueueMemBufferReadRect",
+       [&] {
+         pi_buff_rect_offset_struct Zero{0, 0, 0};
+         pi_buff_rect_region_struct Region{8, 2, 1};
+         return A.piEnqueueMemBufferReadRect(Q, Buffer, PI_TRUE, &Zero, &Zero, &Region, 16, 0, 0, 0,
+                                             Bytes, 0, nullptr, nullptr);
+       },
+       nullptr},
+      {"piEnqueueMemBufferWriteRect",
+       [&] {
+         pi_buff_rect_offset_struct Zero{0, 0, 0};
+         pi_buff_rect_region_struct Region{8, 2, 1};
+         return A.piEnqueueMemBufferWriteRect(Q, Buffer, PI_TRUE, &Zero, &Zero, &Region, 16, 0, 0,
+                                              0, Bytes, 0, nullptr, &NewEvent);
+       },
+       nullptr},
+      {"piEnqueueMemBufferCopyRect",
+       [&] {
+         pi_buff_rect_offset_struct Zero{0, 0, 0};
+         pi_buff_rect_offset_struct Below{0, 2, 0};
+         pi_buff_rect_region_struct Region{8, 2, 1};
+         return A.piEnqueueMemBufferCopyRect(Q, Buffer, Buffer, &Zero, &Below, &Region, 16, 0, 16,
+                                             0, 0, nullptr, &NewEvent);
+       },
+       nullptr},
+      {"piEventGetProfilingInfo",
+       [&] {
+         pi_uint64 Time = 0;
+         return A.piEventGetProfilingInfo(Event, PI_PROFILING_INFO_COMMAND_END, sizeof(Time), &Time,
+                                          nullptr);
+       },
+       nullptr},
+      {"piEventSetCallback",
+       [&] {
+         return A.piEventSetCallback(
+             Event, PI_EVENT_COMPLETE, [](pi_event, pi_int32, void *) {}, nullptr);
+       },
+       nullptr},
   };
   // Every entry point of the ABI is in the list (and piPluginInit), but
   // piPluginGetLastError, checked after it.

@@ -5,9 +5,10 @@
 # 0.12 layer defects (ur_valddi.cpp):
 # - it does not record the programs urProgramLink / urProgramLinkExp create, so it
 #   reports every later use and the release of such a program ("There are no valid
-#   references to handle", "Attempting to release nonexistent handle", "Retained -1
-#   reference(s)"). The bridge names those programs ("dglink-ur-bridge: linked program
-#   <handle>"); messages about them are counted and allowed;
+#   references to handle", "Attempting to release (or retain) nonexistent handle",
+#   "Retained -N reference(s)"). The bridge names those programs ("dglink-ur-bridge: linked program
+#   <handle>"); messages about them are counted and allowed; the same for the
+#   sub-buffers of urMemBufferPartition ("dglink-ur-bridge: sub-buffer <handle>");
 # - it checks the optional pool of urUSM*Alloc even when it is null ("There are no
 #   valid references to handle 0"): allowed for handle 0 alone.
 #   validation_run.sh CONFORMANCE_UR_PROGRAM LOG [gtest options]
@@ -23,7 +24,8 @@ if [ "$status" -ne 0 ]; then
   grep '^\[  FAILED' "$log" | sort -u
   exit 1
 fi
-linked=$(sed -n 's/^dglink-ur-bridge: linked program \(0x[0-9a-f]*\).*/\1/p' "$log" | sort -u)
+linked=$(sed -n 's/^dglink-ur-bridge: \(linked program\|sub-buffer\) \(0x[0-9a-f]*\).*/\2/p' "$log" |
+  sort -u)
 # The layer's own messages, without the backtraces it prints after some of them.
 messages=$(grep '^<VALIDATION>' "$log" | grep -v ']: #[0-9]' | grep -v 'was recorded for first time here')
 if printf '%s\n' "$messages" | grep -q 'Retained [1-9][0-9]* reference'; then
@@ -45,7 +47,7 @@ for line in $messages; do
     continue
     ;;
   *"There are no valid references to handle"* | *"Attempting to release nonexistent handle"* | \
-    *"Retained -1 reference(s) to handle"*)
+    *"Attempting to retain nonexistent handle"* | *"Retained -"*" reference(s) to handle"*)
     if [ -n "$handle" ] && printf '%s\n' "$linked" | grep -qx "$handle"; then
       allowed=$((allowed + 1))
       continue
@@ -62,5 +64,6 @@ if [ -n "$others" ]; then
   exit 1
 fi
 echo "validation_run: no misuse and no leak reported; $allowed messages about the" \
-  "$(printf '%s\n' "$linked" | grep -c .) linked programs UR 0.12's layer does not record," \
+  "$(printf '%s\n' "$linked" | grep -c .) linked programs and sub-buffers UR 0.12's layer" \
+  "does not record," \
   "$nullpool about null USM pools"

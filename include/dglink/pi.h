@@ -14,8 +14,8 @@ extern "C" {
 /* Version of this ABI. piPluginInit refuses a caller whose major version differs;
  * a newer minor version only appends entries to the end of the function table. */
 #define PI_MAJOR_VERSION 1
-#define PI_MINOR_VERSION 0
-#define PI_VERSION_STRING "1.0"
+#define PI_MINOR_VERSION 1
+#define PI_VERSION_STRING "1.1"
 
 #if defined(_WIN32)
 #define PI_API_EXPORT __declspec(dllexport)
@@ -43,7 +43,9 @@ typedef enum {
   PI_ERROR_OUT_OF_RESOURCES = -5,
   PI_ERROR_OUT_OF_HOST_MEMORY = -6,
   PI_ERROR_PROFILING_INFO_NOT_AVAILABLE = -7,
+  PI_ERROR_MEM_COPY_OVERLAP = -8,
   PI_ERROR_BUILD_PROGRAM_FAILURE = -11,
+  PI_ERROR_MISALIGNED_SUB_BUFFER_OFFSET = -13,
   PI_ERROR_COMPILE_PROGRAM_FAILURE = -15,
   PI_ERROR_LINKER_NOT_AVAILABLE = -16,
   PI_ERROR_LINK_PROGRAM_FAILURE = -17,
@@ -121,9 +123,9 @@ typedef pi_bitfield pi_device_type;
 #define PI_DEVICE_TYPE_ALL ((pi_device_type)0xFFFFFFFF)
 
 typedef enum {
-  PI_DEVICE_INFO_TYPE = 0x1000,              /* pi_device_type */
-  PI_DEVICE_INFO_VENDOR_ID = 0x1001,         /* pi_uint32 */
-  PI_DEVICE_INFO_MAX_COMPUTE_UNITS = 0x1002, /* pi_uint32 */
+  PI_DEVICE_INFO_TYPE = 0x1000,                /* pi_device_type */
+  PI_DEVICE_INFO_VENDOR_ID = 0x1001,           /* pi_uint32 */
+  PI_DEVICE_INFO_MAX_COMPUTE_UNITS = 0x1002,   /* pi_uint32 */
   PI_DEVICE_INFO_MAX_WORK_GROUP_SIZE = 0x1004, /* size_t */
   PI_DEVICE_INFO_GLOBAL_MEM_SIZE = 0x101F,   /* pi_uint64 */
   PI_DEVICE_INFO_DOUBLE_FP_CONFIG = 0x1032,  /* pi_bitfield, 0 without fp64 */
@@ -193,15 +195,15 @@ typedef enum {
   PI_DEVICE_INFO_USM_DEVICE_SUPPORT = 0x4191,
   PI_DEVICE_INFO_USM_SINGLE_SHARED_SUPPORT = 0x4192,
   /* dglink extensions */
-  PI_EXT_DEVICE_INFO_LINK_FORMATS = 0x20100, /* string: "spir64 spirv64 ..." (the
-                                                 image targets this device links) */
+  PI_EXT_DEVICE_INFO_LINK_FORMATS = 0x20100,            /* string: "spir64 spirv64 ..." (the
+                                                            image targets this device links) */
   PI_EXT_DEVICE_INFO_DEVICE_GLOBAL_MECHANISM = 0x20101, /* pi_device_global_mechanism */
   PI_EXT_DEVICE_INFO_USM_MECHANISM = 0x20102,           /* pi_usm_mechanism */
   PI_EXT_DEVICE_INFO_EXECUTES_KERNELS = 0x20103,        /* pi_bool: false for test drivers */
   PI_EXT_DEVICE_INFO_BACKEND_NAME = 0x20104,            /* string: adapter name */
-  PI_EXT_DEVICE_INFO_IMAGE_FORMATS = 0x20105 /* string: "spir64 nvptx64 ..." (the image
-                                                 targets this device builds and runs, linked
-                                                 or not; a superset of LINK_FORMATS) */
+  PI_EXT_DEVICE_INFO_IMAGE_FORMATS = 0x20105            /* string: "spir64 nvptx64 ..." (the image
+                                                            targets this device builds and runs, linked
+                                                            or not; a superset of LINK_FORMATS) */
 } pi_device_info;
 
 /* OpenCL's numbers: cl_device_mem_cache_type, cl_device_local_mem_type,
@@ -235,9 +237,9 @@ typedef pi_bitfield pi_memory_scope_capabilities;
 
 /* How a device serves piextEnqueueDeviceGlobalVariableRead/Write. */
 typedef enum {
-  PI_DEVICE_GLOBAL_MECHANISM_NONE = 0,    /* not supported: the entry points fail */
-  PI_DEVICE_GLOBAL_MECHANISM_NATIVE = 1,  /* the driver looks the variable up by name */
-  PI_DEVICE_GLOBAL_MECHANISM_LOWERED = 2  /* storage owned by the adapter (shim-lowered) */
+  PI_DEVICE_GLOBAL_MECHANISM_NONE = 0,   /* not supported: the entry points fail */
+  PI_DEVICE_GLOBAL_MECHANISM_NATIVE = 1, /* the driver looks the variable up by name */
+  PI_DEVICE_GLOBAL_MECHANISM_LOWERED = 2 /* storage owned by the adapter (shim-lowered) */
 } pi_device_global_mechanism;
 
 /* How the piextUSM* entry points are served on a device. */
@@ -249,17 +251,58 @@ typedef enum {
 
 /* ---- contexts, queues, memory ---- */
 typedef intptr_t pi_context_properties;
-typedef enum { PI_CONTEXT_INFO_NUM_DEVICES = 0x1083, PI_CONTEXT_INFO_DEVICES = 0x1081,
-               PI_CONTEXT_INFO_REFERENCE_COUNT = 0x1080 } pi_context_info;
+typedef enum {
+  PI_CONTEXT_INFO_NUM_DEVICES = 0x1083,
+  PI_CONTEXT_INFO_DEVICES = 0x1081,
+  PI_CONTEXT_INFO_REFERENCE_COUNT = 0x1080
+} pi_context_info;
 
 typedef pi_bitfield pi_queue_properties;
 #define PI_QUEUE_FLAG_PROFILING_ENABLE ((pi_queue_properties)1 << 1)
-typedef enum { PI_QUEUE_INFO_CONTEXT = 0x1090, PI_QUEUE_INFO_DEVICE = 0x1091,
-               PI_QUEUE_INFO_REFERENCE_COUNT = 0x1092 } pi_queue_info;
+typedef enum {
+  PI_QUEUE_INFO_CONTEXT = 0x1090,
+  PI_QUEUE_INFO_DEVICE = 0x1091,
+  PI_QUEUE_INFO_REFERENCE_COUNT = 0x1092,
+  /* dglink: pi_bool, whether every command enqueued so far is complete */
+  PI_EXT_QUEUE_INFO_EMPTY = 0x20300
+} pi_queue_info;
 
+/* Memory flags: OpenCL's cl_mem_flags numbering. One access flag (none: read/write). */
 typedef pi_bitfield pi_mem_flags;
 #define PI_MEM_FLAGS_ACCESS_RW ((pi_mem_flags)1 << 0)
+#define PI_MEM_FLAGS_ACCESS_WRITE_ONLY ((pi_mem_flags)1 << 1)
+#define PI_MEM_FLAGS_ACCESS_READ_ONLY ((pi_mem_flags)1 << 2)
+/* The buffer is the caller's memory at HostPtr (which must outlive it): what the host
+ * wrote there before a command is what the command reads. A driver may keep a copy
+ * (OpenCL's CL_MEM_USE_HOST_PTR may): what commands wrote is what reads of the buffer
+ * return. */
+#define PI_MEM_FLAGS_HOST_PTR_USE ((pi_mem_flags)1 << 3)
 #define PI_MEM_FLAGS_HOST_PTR_COPY ((pi_mem_flags)1 << 5)
+
+/* piMemBufferPartition: a sub-buffer of Size bytes at Origin of its parent, sharing its
+ * bytes. */
+typedef enum { PI_BUFFER_CREATE_TYPE_REGION = 0x1220 } pi_buffer_create_type;
+typedef struct {
+  size_t Origin;
+  size_t Size;
+} pi_buffer_region_struct;
+typedef pi_buffer_region_struct *pi_buffer_region;
+
+/* A rectangle of piEnqueueMemBufferRead/Write/CopyRect: offsets and region in bytes for
+ * x, rows for y, slices for z; a pitch of 0 is the tight one (row: region[0], slice:
+ * region[1] * row pitch). */
+typedef struct {
+  size_t x_bytes;
+  size_t y_scalar;
+  size_t z_scalar;
+} pi_buff_rect_offset_struct;
+typedef pi_buff_rect_offset_struct *pi_buff_rect_offset;
+typedef struct {
+  size_t width_bytes;
+  size_t height_scalar;
+  size_t depth_scalar;
+} pi_buff_rect_region_struct;
+typedef pi_buff_rect_region_struct *pi_buff_rect_region;
 
 typedef pi_bitfield pi_usm_mem_properties; /* zero-terminated list; none defined yet */
 typedef pi_bitfield pi_usm_capabilities;
@@ -325,8 +368,40 @@ typedef enum {
   PI_EVENT_INFO_COMMAND_QUEUE = 0x11D0,
   PI_EVENT_INFO_CONTEXT = 0x11D4,
   PI_EVENT_INFO_COMMAND_EXECUTION_STATUS = 0x11D3, /* pi_int32, pi_event_status */
-  PI_EVENT_INFO_REFERENCE_COUNT = 0x11D2
+  PI_EVENT_INFO_REFERENCE_COUNT = 0x11D2,
+  PI_EVENT_INFO_COMMAND_TYPE = 0x11D1 /* pi_command_type */
 } pi_event_info;
+
+/* The command an event stands for: OpenCL's cl_command_type numbering, dglink's own
+ * for the commands OpenCL has no name for. */
+typedef enum {
+  PI_COMMAND_TYPE_NDRANGE_KERNEL = 0x11F0,
+  PI_COMMAND_TYPE_MEM_BUFFER_READ = 0x11F3,
+  PI_COMMAND_TYPE_MEM_BUFFER_WRITE = 0x11F4,
+  PI_COMMAND_TYPE_MEM_BUFFER_COPY = 0x11F5,
+  PI_COMMAND_TYPE_MARKER = 0x11FE,
+  PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT = 0x1201,
+  PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT = 0x1202,
+  PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT = 0x1203,
+  PI_COMMAND_TYPE_BARRIER = 0x1205,
+  PI_COMMAND_TYPE_MEM_BUFFER_FILL = 0x1207,
+  PI_COMMAND_TYPE_USM_FILL = 0x4204,
+  PI_COMMAND_TYPE_USM_MEMCPY = 0x4205,
+  PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ = 0x20400,
+  PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE = 0x20401
+} pi_command_type;
+
+/* piEventGetProfilingInfo: nanoseconds on one clock per device. Answered only for events
+ * of queues made with PI_QUEUE_FLAG_PROFILING_ENABLE (else
+ * PI_ERROR_PROFILING_INFO_NOT_AVAILABLE), once the command is complete (the call waits),
+ * with QUEUED <= SUBMIT <= START <= END <= COMPLETE. */
+typedef enum {
+  PI_PROFILING_INFO_COMMAND_QUEUED = 0x1280,
+  PI_PROFILING_INFO_COMMAND_SUBMIT = 0x1281,
+  PI_PROFILING_INFO_COMMAND_START = 0x1282,
+  PI_PROFILING_INFO_COMMAND_END = 0x1283,
+  PI_PROFILING_INFO_COMMAND_COMPLETE = 0x1284
+} pi_profiling_info;
 
 /* ---- device images and property sets (laid out like DPC++'s) ---- */
 
@@ -382,7 +457,7 @@ typedef _pi_offload_entry_struct *_pi_offload_entry;
 
 typedef enum {
   PI_DEVICE_BINARY_TYPE_NONE = 0,
-  PI_DEVICE_BINARY_TYPE_NATIVE = 1,    /* PTX, cubin, AMD code object, a driver's own binary */
+  PI_DEVICE_BINARY_TYPE_NATIVE = 1, /* PTX, cubin, AMD code object, a driver's own binary */
   PI_DEVICE_BINARY_TYPE_SPIRV = 2,
   PI_DEVICE_BINARY_TYPE_LLVMIR_BITCODE = 3 /* SPIR: LLVM bitcode for spir64 */
 } pi_device_binary_format;
@@ -430,144 +505,168 @@ typedef _pi_device_binaries_struct *pi_device_binaries;
 
 /* ---- extension strings (PI_DEVICE_INFO_EXTENSIONS), see docs/extension-strings.md ---- */
 #define PI_EXT_DEVICE_GLOBAL_ACCESS "pi_ext_device_global_access"
-#define PI_EXT_SPIRV64_LINKING "pi_ext_spirv64_linking"       /* SPIR-V images, target spir64 */
-#define PI_EXT_SPIR64_LINKING "pi_ext_spir64_linking"         /* SPIR (LLVM bitcode), target spir64 */
-#define PI_EXT_NVPTX64_LINKING "pi_ext_nvptx64_linking"       /* PTX images */
-#define PI_EXT_AMDGCN_LINKING "pi_ext_amdgcn_linking"         /* AMD code objects */
+#define PI_EXT_SPIRV64_LINKING "pi_ext_spirv64_linking" /* SPIR-V images, target spir64 */
+#define PI_EXT_SPIR64_LINKING "pi_ext_spir64_linking"   /* SPIR (LLVM bitcode), target spir64 */
+#define PI_EXT_NVPTX64_LINKING "pi_ext_nvptx64_linking" /* PTX images */
+#define PI_EXT_AMDGCN_LINKING "pi_ext_amdgcn_linking"   /* AMD code objects */
 
 /* ---- the entry points ---- */
-#define PI_ENTRY_POINTS(X)                                                                     \
-  X(piPlatformsGet, pi_result, (pi_uint32 NumEntries, pi_platform *Platforms,                  \
-                                pi_uint32 *NumPlatforms))                                      \
-  X(piPlatformGetInfo, pi_result, (pi_platform Platform, pi_platform_info ParamName,           \
-                                   size_t ParamValueSize, void *ParamValue,                    \
-                                   size_t *ParamValueSizeRet))                                 \
-  X(piDevicesGet, pi_result, (pi_platform Platform, pi_device_type DeviceType,                 \
-                              pi_uint32 NumEntries, pi_device *Devices, pi_uint32 *NumDevices)) \
-  X(piDeviceGetInfo, pi_result, (pi_device Device, pi_device_info ParamName,                   \
-                                 size_t ParamValueSize, void *ParamValue,                      \
-                                 size_t *ParamValueSizeRet))                                   \
-  X(piDeviceRetain, pi_result, (pi_device Device))                                             \
-  X(piDeviceRelease, pi_result, (pi_device Device))                                            \
-  X(piContextCreate, pi_result, (const pi_context_properties *Properties,                      \
-                                 pi_uint32 NumDevices, const pi_device *Devices,               \
-                                 pi_context *RetContext))                                      \
-  X(piContextGetInfo, pi_result, (pi_context Context, pi_context_info ParamName,               \
-                                  size_t ParamValueSize, void *ParamValue,                     \
-                                  size_t *ParamValueSizeRet))                                  \
-  X(piContextRetain, pi_result, (pi_context Context))                                          \
-  X(piContextRelease, pi_result, (pi_context Context))                                         \
-  X(piQueueCreate, pi_result, (pi_context Context, pi_device Device,                           \
-                               pi_queue_properties Properties, pi_queue *RetQueue))            \
-  X(piQueueGetInfo, pi_result, (pi_queue Queue, pi_queue_info ParamName,                       \
-                                size_t ParamValueSize, void *ParamValue,                       \
-                                size_t *ParamValueSizeRet))                                    \
-  X(piQueueFinish, pi_result, (pi_queue Queue))                                                \
-  X(piQueueRetain, pi_result, (pi_queue Queue))                                                \
-  X(piQueueRelease, pi_result, (pi_queue Queue))                                               \
-  X(piMemBufferCreate, pi_result, (pi_context Context, pi_mem_flags Flags, size_t Size,        \
-                                   void *HostPtr, pi_mem *RetMem))                             \
-  X(piMemRetain, pi_result, (pi_mem Mem))                                                      \
-  X(piMemRelease, pi_result, (pi_mem Mem))                                                     \
-  X(piEnqueueMemBufferRead, pi_result, (pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead,   \
-                                        size_t Offset, size_t Size, void *Dst,                 \
-                                        pi_uint32 NumEventsInWaitList,                         \
-                                        const pi_event *EventWaitList, pi_event *Event))       \
-  X(piEnqueueMemBufferWrite, pi_result, (pi_queue Queue, pi_mem Buffer,                        \
-                                         pi_bool BlockingWrite, size_t Offset, size_t Size,    \
-                                         const void *Src, pi_uint32 NumEventsInWaitList,       \
-                                         const pi_event *EventWaitList, pi_event *Event))      \
-  X(piextUSMDeviceAlloc, pi_result, (void **ResultPtr, pi_context Context, pi_device Device,   \
-                                     const pi_usm_mem_properties *Properties, size_t Size,     \
-                                     pi_uint32 Alignment))                                     \
-  X(piextUSMHostAlloc, pi_result, (void **ResultPtr, pi_context Context,                       \
-                                   const pi_usm_mem_properties *Properties, size_t Size,       \
-                                   pi_uint32 Alignment))                                       \
-  X(piextUSMSharedAlloc, pi_result, (void **ResultPtr, pi_context Context, pi_device Device,   \
-                                     const pi_usm_mem_properties *Properties, size_t Size,     \
-                                     pi_uint32 Alignment))                                     \
-  X(piextUSMFree, pi_result, (pi_context Context, void *Ptr))                                  \
-  X(piextUSMEnqueueMemcpy, pi_result, (pi_queue Queue, pi_bool Blocking, void *Dst,            \
-                                       const void *Src, size_t Size,                           \
-                                       pi_uint32 NumEventsInWaitList,                          \
-                                       const pi_event *EventWaitList, pi_event *Event))        \
-  X(piextUSMEnqueueFill, pi_result, (pi_queue Queue, void *Ptr, const void *Pattern,           \
-                                     size_t PatternSize, size_t Size,                          \
-                                     pi_uint32 NumEventsInWaitList,                            \
-                                     const pi_event *EventWaitList, pi_event *Event))          \
-  X(piProgramCreate, pi_result, (pi_context Context, const void *IL, size_t Length,            \
-                                 pi_program *RetProgram))                                      \
-  X(piProgramCreateWithBinary, pi_result,                                                      \
-    (pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList,                    \
-     const size_t *Lengths, const unsigned char **Binaries, size_t NumMetadataEntries,         \
-     const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus,                        \
-     pi_program *RetProgram))                                                                  \
-  X(piextProgramCreateWithImage, pi_result, (pi_context Context, pi_uint32 NumDevices,         \
-                                             const pi_device *DeviceList,                      \
-                                             const _pi_device_binary_struct *Image,            \
-                                             pi_program *RetProgram))                          \
-  X(piProgramCompile, pi_result,                                                               \
-    (pi_program Program, pi_uint32 NumDevices, const pi_device *DeviceList,                    \
-     const char *Options, pi_uint32 NumInputHeaders, const pi_program *InputHeaders,           \
-     const char **HeaderIncludeNames,                                                          \
-     void (*PfnNotify)(pi_program Program, void *UserData), void *UserData))                   \
-  X(piProgramLink, pi_result,                                                                  \
-    (pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList,                    \
-     const char *Options, pi_uint32 NumInputPrograms, const pi_program *InputPrograms,         \
-     void (*PfnNotify)(pi_program Program, void *UserData), void *UserData,                    \
-     pi_program *RetProgram))                                                                  \
-  X(piProgramBuild, pi_result, (pi_program Program, pi_uint32 NumDevices,                      \
-                                const pi_device *DeviceList, const char *Options,              \
-                                void (*PfnNotify)(pi_program Program, void *UserData),         \
-                                void *UserData))                                               \
-  X(piProgramGetInfo, pi_result, (pi_program Program, pi_program_info ParamName,               \
-                                  size_t ParamValueSize, void *ParamValue,                     \
-                                  size_t *ParamValueSizeRet))                                  \
-  X(piProgramGetBuildInfo, pi_result, (pi_program Program, pi_device Device,                   \
-                                       pi_program_build_info ParamName,                        \
-                                       size_t ParamValueSize, void *ParamValue,                \
-                                       size_t *ParamValueSizeRet))                             \
-  X(piProgramRetain, pi_result, (pi_program Program))                                          \
-  X(piProgramRelease, pi_result, (pi_program Program))                                         \
-  X(piKernelCreate, pi_result, (pi_program Program, const char *KernelName,                    \
-                                pi_kernel *RetKernel))                                         \
-  X(piKernelSetArg, pi_result, (pi_kernel Kernel, pi_uint32 ArgIndex, size_t ArgSize,          \
-                                const void *ArgValue))                                         \
-  X(piextKernelSetArgPointer, pi_result, (pi_kernel Kernel, pi_uint32 ArgIndex,                \
-                                          size_t ArgSize, const void *ArgValue))               \
-  X(piextKernelSetArgMemObj, pi_result, (pi_kernel Kernel, pi_uint32 ArgIndex,                 \
-                                         const pi_mem *ArgValue))                              \
-  X(piKernelGetInfo, pi_result, (pi_kernel Kernel, pi_kernel_info ParamName,                   \
-                                 size_t ParamValueSize, void *ParamValue,                      \
-                                 size_t *ParamValueSizeRet))                                   \
-  X(piKernelRetain, pi_result, (pi_kernel Kernel))                                             \
-  X(piKernelRelease, pi_result, (pi_kernel Kernel))                                            \
-  X(piEnqueueKernelLaunch, pi_result,                                                          \
-    (pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim, const size_t *GlobalWorkOffset,      \
-     const size_t *GlobalWorkSize, const size_t *LocalWorkSize,                                \
-     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))           \
-  X(piEventsWait, pi_result, (pi_uint32 NumEvents, const pi_event *EventList))                 \
-  X(piEventGetInfo, pi_result, (pi_event Event, pi_event_info ParamName,                       \
-                                size_t ParamValueSize, void *ParamValue,                       \
-                                size_t *ParamValueSizeRet))                                    \
-  X(piEventRetain, pi_result, (pi_event Event))                                                \
-  X(piEventRelease, pi_result, (pi_event Event))                                               \
-  X(piEnqueueEventsWait, pi_result, (pi_queue Queue, pi_uint32 NumEventsInWaitList,            \
-                                     const pi_event *EventWaitList, pi_event *Event))          \
-  X(piEnqueueEventsWaitWithBarrier, pi_result, (pi_queue Queue,                                \
-                                                pi_uint32 NumEventsInWaitList,                 \
-                                                const pi_event *EventWaitList,                 \
-                                                pi_event *Event))                              \
-  X(piextEnqueueDeviceGlobalVariableRead, pi_result,                                           \
-    (pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead,               \
-     size_t Count, size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList,                    \
-     const pi_event *EventsWaitList, pi_event *Event))                                         \
-  X(piextEnqueueDeviceGlobalVariableWrite, pi_result,                                          \
-    (pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite,              \
-     size_t Count, size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList,              \
-     const pi_event *EventsWaitList, pi_event *Event))                                         \
-  X(piPluginGetLastError, pi_result, (char **Message))                                         \
-  X(piTearDown, pi_result, (void *PluginParameter))
+#define PI_ENTRY_POINTS(X)                                                                         \
+  X(piPlatformsGet, pi_result,                                                                     \
+    (pi_uint32 NumEntries, pi_platform * Platforms, pi_uint32 * NumPlatforms))                     \
+  X(piPlatformGetInfo, pi_result,                                                                  \
+    (pi_platform Platform, pi_platform_info ParamName, size_t ParamValueSize, void *ParamValue,    \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piDevicesGet, pi_result,                                                                       \
+    (pi_platform Platform, pi_device_type DeviceType, pi_uint32 NumEntries, pi_device * Devices,   \
+     pi_uint32 * NumDevices))                                                                      \
+  X(piDeviceGetInfo, pi_result,                                                                    \
+    (pi_device Device, pi_device_info ParamName, size_t ParamValueSize, void *ParamValue,          \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piDeviceRetain, pi_result, (pi_device Device))                                                 \
+  X(piDeviceRelease, pi_result, (pi_device Device))                                                \
+  X(piContextCreate, pi_result,                                                                    \
+    (const pi_context_properties *Properties, pi_uint32 NumDevices, const pi_device *Devices,      \
+     pi_context *RetContext))                                                                      \
+  X(piContextGetInfo, pi_result,                                                                   \
+    (pi_context Context, pi_context_info ParamName, size_t ParamValueSize, void *ParamValue,       \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piContextRetain, pi_result, (pi_context Context))                                              \
+  X(piContextRelease, pi_result, (pi_context Context))                                             \
+  X(piQueueCreate, pi_result,                                                                      \
+    (pi_context Context, pi_device Device, pi_queue_properties Properties, pi_queue * RetQueue))   \
+  X(piQueueGetInfo, pi_result,                                                                     \
+    (pi_queue Queue, pi_queue_info ParamName, size_t ParamValueSize, void *ParamValue,             \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piQueueFinish, pi_result, (pi_queue Queue))                                                    \
+  X(piQueueRetain, pi_result, (pi_queue Queue))                                                    \
+  X(piQueueRelease, pi_result, (pi_queue Queue))                                                   \
+  X(piMemBufferCreate, pi_result,                                                                  \
+    (pi_context Context, pi_mem_flags Flags, size_t Size, void *HostPtr, pi_mem *RetMem))          \
+  X(piMemRetain, pi_result, (pi_mem Mem))                                                          \
+  X(piMemRelease, pi_result, (pi_mem Mem))                                                         \
+  X(piEnqueueMemBufferRead, pi_result,                                                             \
+    (pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead, size_t Offset, size_t Size, void *Dst,   \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piEnqueueMemBufferWrite, pi_result,                                                            \
+    (pi_queue Queue, pi_mem Buffer, pi_bool BlockingWrite, size_t Offset, size_t Size,             \
+     const void *Src, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,                \
+     pi_event *Event))                                                                             \
+  X(piextUSMDeviceAlloc, pi_result,                                                                \
+    (void **ResultPtr, pi_context Context, pi_device Device,                                       \
+     const pi_usm_mem_properties *Properties, size_t Size, pi_uint32 Alignment))                   \
+  X(piextUSMHostAlloc, pi_result,                                                                  \
+    (void **ResultPtr, pi_context Context, const pi_usm_mem_properties *Properties, size_t Size,   \
+     pi_uint32 Alignment))                                                                         \
+  X(piextUSMSharedAlloc, pi_result,                                                                \
+    (void **ResultPtr, pi_context Context, pi_device Device,                                       \
+     const pi_usm_mem_properties *Properties, size_t Size, pi_uint32 Alignment))                   \
+  X(piextUSMFree, pi_result, (pi_context Context, void *Ptr))                                      \
+  X(piextUSMEnqueueMemcpy, pi_result,                                                              \
+    (pi_queue Queue, pi_bool Blocking, void *Dst, const void *Src, size_t Size,                    \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piextUSMEnqueueFill, pi_result,                                                                \
+    (pi_queue Queue, void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,              \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piProgramCreate, pi_result,                                                                    \
+    (pi_context Context, const void *IL, size_t Length, pi_program *RetProgram))                   \
+  X(piProgramCreateWithBinary, pi_result,                                                          \
+    (pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList, const size_t *Lengths, \
+     const unsigned char **Binaries, size_t NumMetadataEntries,                                    \
+     const pi_device_binary_property *Metadata, pi_int32 *BinaryStatus, pi_program *RetProgram))   \
+  X(piextProgramCreateWithImage, pi_result,                                                        \
+    (pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList,                        \
+     const _pi_device_binary_struct *Image, pi_program *RetProgram))                               \
+  X(piProgramCompile, pi_result,                                                                   \
+    (pi_program Program, pi_uint32 NumDevices, const pi_device *DeviceList, const char *Options,   \
+     pi_uint32 NumInputHeaders, const pi_program *InputHeaders, const char **HeaderIncludeNames,   \
+     void (*PfnNotify)(pi_program Program, void *UserData), void *UserData))                       \
+  X(piProgramLink, pi_result,                                                                      \
+    (pi_context Context, pi_uint32 NumDevices, const pi_device *DeviceList, const char *Options,   \
+     pi_uint32 NumInputPrograms, const pi_program *InputPrograms,                                  \
+     void (*PfnNotify)(pi_program Program, void *UserData), void *UserData,                        \
+     pi_program *RetProgram))                                                                      \
+  X(piProgramBuild, pi_result,                                                                     \
+    (pi_program Program, pi_uint32 NumDevices, const pi_device *DeviceList, const char *Options,   \
+     void (*PfnNotify)(pi_program Program, void *UserData), void *UserData))                       \
+  X(piProgramGetInfo, pi_result,                                                                   \
+    (pi_program Program, pi_program_info ParamName, size_t ParamValueSize, void *ParamValue,       \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piProgramGetBuildInfo, pi_result,                                                              \
+    (pi_program Program, pi_device Device, pi_program_build_info ParamName, size_t ParamValueSize, \
+     void *ParamValue, size_t *ParamValueSizeRet))                                                 \
+  X(piProgramRetain, pi_result, (pi_program Program))                                              \
+  X(piProgramRelease, pi_result, (pi_program Program))                                             \
+  X(piKernelCreate, pi_result, (pi_program Program, const char *KernelName, pi_kernel *RetKernel)) \
+  X(piKernelSetArg, pi_result,                                                                     \
+    (pi_kernel Kernel, pi_uint32 ArgIndex, size_t ArgSize, const void *ArgValue))                  \
+  X(piextKernelSetArgPointer, pi_result,                                                           \
+    (pi_kernel Kernel, pi_uint32 ArgIndex, size_t ArgSize, const void *ArgValue))                  \
+  X(piextKernelSetArgMemObj, pi_result,                                                            \
+    (pi_kernel Kernel, pi_uint32 ArgIndex, const pi_mem *ArgValue))                                \
+  X(piKernelGetInfo, pi_result,                                                                    \
+    (pi_kernel Kernel, pi_kernel_info ParamName, size_t ParamValueSize, void *ParamValue,          \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piKernelRetain, pi_result, (pi_kernel Kernel))                                                 \
+  X(piKernelRelease, pi_result, (pi_kernel Kernel))                                                \
+  X(piEnqueueKernelLaunch, pi_result,                                                              \
+    (pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim, const size_t *GlobalWorkOffset,          \
+     const size_t *GlobalWorkSize, const size_t *LocalWorkSize, pi_uint32 NumEventsInWaitList,     \
+     const pi_event *EventWaitList, pi_event *Event))                                              \
+  X(piEventsWait, pi_result, (pi_uint32 NumEvents, const pi_event *EventList))                     \
+  X(piEventGetInfo, pi_result,                                                                     \
+    (pi_event Event, pi_event_info ParamName, size_t ParamValueSize, void *ParamValue,             \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piEventRetain, pi_result, (pi_event Event))                                                    \
+  X(piEventRelease, pi_result, (pi_event Event))                                                   \
+  X(piEnqueueEventsWait, pi_result,                                                                \
+    (pi_queue Queue, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,                 \
+     pi_event *Event))                                                                             \
+  X(piEnqueueEventsWaitWithBarrier, pi_result,                                                     \
+    (pi_queue Queue, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,                 \
+     pi_event *Event))                                                                             \
+  X(piextEnqueueDeviceGlobalVariableRead, pi_result,                                               \
+    (pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingRead, size_t Count,     \
+     size_t Offset, void *Dst, pi_uint32 NumEventsInWaitList, const pi_event *EventsWaitList,      \
+     pi_event *Event))                                                                             \
+  X(piextEnqueueDeviceGlobalVariableWrite, pi_result,                                              \
+    (pi_queue Queue, pi_program Program, const char *Name, pi_bool BlockingWrite, size_t Count,    \
+     size_t Offset, const void *Src, pi_uint32 NumEventsInWaitList,                                \
+     const pi_event *EventsWaitList, pi_event *Event))                                             \
+  X(piPluginGetLastError, pi_result, (char **Message))                                             \
+  X(piTearDown, pi_result, (void *PluginParameter))                                                \
+  /* PI 1.1 */                                                                                     \
+  X(piMemBufferPartition, pi_result,                                                               \
+    (pi_mem Buffer, pi_mem_flags Flags, pi_buffer_create_type Type, void *CreateInfo,              \
+     pi_mem *RetMem))                                                                              \
+  X(piEnqueueMemBufferCopy, pi_result,                                                             \
+    (pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer, size_t SrcOffset, size_t DstOffset,       \
+     size_t Size, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))  \
+  X(piEnqueueMemBufferFill, pi_result,                                                             \
+    (pi_queue Queue, pi_mem Buffer, const void *Pattern, size_t PatternSize, size_t Offset,        \
+     size_t Size, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))  \
+  X(piEnqueueMemBufferReadRect, pi_result,                                                         \
+    (pi_queue Queue, pi_mem Buffer, pi_bool BlockingRead, pi_buff_rect_offset BufferOffset,        \
+     pi_buff_rect_offset HostOffset, pi_buff_rect_region Region, size_t BufferRowPitch,            \
+     size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, void *Ptr,               \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piEnqueueMemBufferWriteRect, pi_result,                                                        \
+    (pi_queue Queue, pi_mem Buffer, pi_bool BlockingWrite, pi_buff_rect_offset BufferOffset,       \
+     pi_buff_rect_offset HostOffset, pi_buff_rect_region Region, size_t BufferRowPitch,            \
+     size_t BufferSlicePitch, size_t HostRowPitch, size_t HostSlicePitch, const void *Ptr,         \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piEnqueueMemBufferCopyRect, pi_result,                                                         \
+    (pi_queue Queue, pi_mem SrcBuffer, pi_mem DstBuffer, pi_buff_rect_offset SrcOrigin,            \
+     pi_buff_rect_offset DstOrigin, pi_buff_rect_region Region, size_t SrcRowPitch,                \
+     size_t SrcSlicePitch, size_t DstRowPitch, size_t DstSlicePitch,                               \
+     pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event))               \
+  X(piEventGetProfilingInfo, pi_result,                                                            \
+    (pi_event Event, pi_profiling_info ParamName, size_t ParamValueSize, void *ParamValue,         \
+     size_t *ParamValueSizeRet))                                                                   \
+  X(piEventSetCallback, pi_result,                                                                 \
+    (pi_event Event, pi_int32 CommandExecCallbackType,                                             \
+     void (*PfnNotify)(pi_event Event, pi_int32 EventCommandStatus, void *UserData),               \
+     void *UserData))
 
 /* The function table an adapter fills in piPluginInit. */
 struct _pi_plugin_functions {

@@ -254,6 +254,44 @@ std::vector<NullCase> nullCases() {
          return ::piextEnqueueDeviceGlobalVariableWrite(nullptr, nullptr, "g", PI_TRUE, 1, 0, Ptr,
                                                         0, nullptr, nullptr);
        }},
+      {"piMemBufferPartition", "Buffer", PI_ERROR_INVALID_MEM_OBJECT,
+       [] {
+         pi_buffer_region_struct Region{0, 1};
+         return ::piMemBufferPartition(nullptr, 0, PI_BUFFER_CREATE_TYPE_REGION, &Region, nullptr);
+       }},
+      {"piEnqueueMemBufferCopy", "Queue", PI_ERROR_INVALID_QUEUE,
+       [] {
+         return ::piEnqueueMemBufferCopy(nullptr, nullptr, nullptr, 0, 0, 1, 0, nullptr, nullptr);
+       }},
+      {"piEnqueueMemBufferFill", "Queue", PI_ERROR_INVALID_QUEUE,
+       [Ptr] {
+         return ::piEnqueueMemBufferFill(nullptr, nullptr, Ptr, 1, 0, 1, 0, nullptr, nullptr);
+       }},
+      {"piEnqueueMemBufferReadRect", "Queue", PI_ERROR_INVALID_QUEUE,
+       [Ptr] {
+         return ::piEnqueueMemBufferReadRect(nullptr, nullptr, PI_TRUE, nullptr, nullptr, nullptr,
+                                             0, 0, 0, 0, Ptr, 0, nullptr, nullptr);
+       }},
+      {"piEnqueueMemBufferWriteRect", "Queue", PI_ERROR_INVALID_QUEUE,
+       [Ptr] {
+         return ::piEnqueueMemBufferWriteRect(nullptr, nullptr, PI_TRUE, nullptr, nullptr, nullptr,
+                                              0, 0, 0, 0, Ptr, 0, nullptr, nullptr);
+       }},
+      {"piEnqueueMemBufferCopyRect", "Queue", PI_ERROR_INVALID_QUEUE,
+       [] {
+         return ::piEnqueueMemBufferCopyRect(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                             0, 0, 0, 0, 0, nullptr, nullptr);
+       }},
+      {"piEventGetProfilingInfo", "Event", PI_ERROR_INVALID_EVENT,
+       [] {
+         return ::piEventGetProfilingInfo(nullptr, PI_PROFILING_INFO_COMMAND_END, 0, nullptr,
+                                          nullptr);
+       }},
+      {"piEventSetCallback", "Event", PI_ERROR_INVALID_EVENT,
+       [] {
+         return ::piEventSetCallback(
+             nullptr, PI_EVENT_COMPLETE, [](pi_event, pi_int32, void *) {}, nullptr);
+       }},
   };
 }
 

@@ -671,6 +671,51 @@ ze_result_t ZE_APICALL appendMemoryCopy(ze_command_list_handle_t List, void *Dst
   return ZE_RESULT_SUCCESS;
 }
 
+// A rectangle: width bytes of height rows of depth slices, each side with its own
+// origin and pitches (Level Zero's rule: a pitch is at least what it spans). Every row
+// must be inside an allocation where it starts in one, as for a linear copy.
+ze_result_t ZE_APICALL appendMemoryCopyRegion(ze_command_list_handle_t List, void *Dst,
+                                              const ze_copy_region_t *DstRegion, uint32_t DstPitch,
+                                              uint32_t DstSlicePitch, const void *Src,
+                                              const ze_copy_region_t *SrcRegion, uint32_t SrcPitch,
+                                              uint32_t SrcSlicePitch, ze_event_handle_t Signal,
+                                              uint32_t NumWait, ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Dst == nullptr || Src == nullptr || DstRegion == nullptr || SrcRegion == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (DstRegion->width != SrcRegion->width || DstRegion->height != SrcRegion->height ||
+      DstRegion->depth != SrcRegion->depth || DstPitch < DstRegion->width ||
+      SrcPitch < SrcRegion->width ||
+      uint64_t{DstSlicePitch} < uint64_t{DstPitch} * DstRegion->height ||
+      uint64_t{SrcSlicePitch} < uint64_t{SrcPitch} * SrcRegion->height)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+    return Result;
+  const auto at = [](const ze_copy_region_t &Region, uint64_t Pitch, uint64_t SlicePitch,
+                     uint32_t Row, uint32_t Slice) {
+    return Region.originX + (uint64_t{Region.originY} + Row) * Pitch +
+           (uint64_t{Region.originZ} + Slice) * SlicePitch;
+  };
+  for (uint32_t Slice = 0; Slice < SrcRegion->depth; ++Slice)
+    for (uint32_t Row = 0; Row < SrcRegion->height; ++Row) {
+      auto *To = static_cast<uint8_t *>(Dst) + at(*DstRegion, DstPitch, DstSlicePitch, Row, Slice);
+      const auto *From =
+          static_cast<const uint8_t *>(Src) + at(*SrcRegion, SrcPitch, SrcSlicePitch, Row, Slice);
+      if (!rangeFits(To, SrcRegion->width) || !rangeFits(From, SrcRegion->width))
+        return ZE_RESULT_ERROR_INVALID_SIZE;
+    }
+  for (uint32_t Slice = 0; Slice < SrcRegion->depth; ++Slice)
+    for (uint32_t Row = 0; Row < SrcRegion->height; ++Row)
+      std::memmove(
+          static_cast<uint8_t *>(Dst) + at(*DstRegion, DstPitch, DstSlicePitch, Row, Slice),
+          static_cast<const uint8_t *>(Src) + at(*SrcRegion, SrcPitch, SrcSlicePitch, Row, Slice),
+          SrcRegion->width);
+  signal(Signal);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Pointer,
                                         const void *Pattern, size_t PatternSize, size_t Size,
                                         ze_event_handle_t Signal, uint32_t NumWait,
@@ -1158,6 +1203,7 @@ DGLINK_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t, {
   Table->pfnAppendBarrier = appendBarrier;
   Table->pfnAppendMemoryCopy = appendMemoryCopy;
   Table->pfnAppendMemoryFill = appendMemoryFill;
+  Table->pfnAppendMemoryCopyRegion = appendMemoryCopyRegion;
   Table->pfnAppendSignalEvent = appendSignalEvent;
   Table->pfnAppendWaitOnEvents = appendWaitOnEvents;
   Table->pfnAppendEventReset = appendEventReset;

@@ -60,6 +60,27 @@ struct ProgramSource {
   const _pi_device_binary_struct *Image = nullptr; // Image only: entries, options
 };
 
+// A checked rectangle between two memories (piEnqueueMemBuffer{Read,Write,Copy}Rect):
+// origins and region in bytes (x), rows (y) and slices (z), pitches resolved (never 0)
+// and every byte inside both sides. Src and Dst are buffers or host memory as the hook
+// says; offsets are relative to each side's start (a buffer's, or the host pointer).
+struct RectCopy {
+  size_t SrcOrigin[3] = {0, 0, 0};
+  size_t DstOrigin[3] = {0, 0, 0};
+  size_t Region[3] = {1, 1, 1};
+  size_t SrcRowPitch = 0, SrcSlicePitch = 0;
+  size_t DstRowPitch = 0, DstSlicePitch = 0;
+
+  size_t srcOffset(size_t Row, size_t Slice) const {
+    return SrcOrigin[0] + (SrcOrigin[1] + Row) * SrcRowPitch +
+           (SrcOrigin[2] + Slice) * SrcSlicePitch;
+  }
+  size_t dstOffset(size_t Row, size_t Slice) const {
+    return DstOrigin[0] + (DstOrigin[1] + Row) * DstRowPitch +
+           (DstOrigin[2] + Slice) * DstSlicePitch;
+  }
+};
+
 // What ProgramImpl::findGlobal found.
 struct GlobalLookup {
   DeviceGlobalLocation Location;
@@ -106,11 +127,23 @@ public:
   virtual pi_result wait() = 0;
   // PI_EVENT_COMPLETE or PI_EVENT_SUBMITTED.
   virtual pi_result status(pi_int32 &Status) = 0;
+  // The device's time of one point of a complete command of a profiling queue, in
+  // nanoseconds (the core checked the queue and waited for the command). QUEUED and
+  // SUBMIT may be the host's view; START <= END must be the device's.
+  virtual pi_result profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) = 0;
+  // Calls Reached once the command reached State (PI_EVENT_SUBMITTED, _RUNNING or
+  // _COMPLETE) or a later one, from any thread, exactly once; the core keeps the event
+  // alive until then. False where the driver has no callbacks: the core then waits for
+  // the event on a thread of its own (adapter_core/event.cpp).
+  virtual bool notify(pi_int32 State, void (*Reached)(void *), void *Data) {
+    (void)State, (void)Reached, (void)Data;
+    return false;
+  }
 };
 
 class MemImpl : public BackendObject {
 public:
-  ~MemImpl() override; // frees the memory
+  ~MemImpl() override; // frees the memory (a sub-buffer's view frees nothing)
 };
 
 class KernelImpl : public BackendObject {
@@ -203,15 +236,44 @@ public:
   // Completes after the wait list and everything enqueued before (markers and
   // barriers alike on in-order queues).
   virtual pi_result marker(bool Barrier, const Enqueue &Request) = 0;
+  // Buffer commands, checked by the core: both ranges inside their buffers (which may
+  // be the same buffer: then the ranges do not overlap), buffers of the queue's
+  // context. A sub-buffer is a MemImpl of its own (ContextImpl::createSubBuffer).
+  virtual pi_result copyBuffer(MemImpl &Src, size_t SrcOffset, MemImpl &Dst, size_t DstOffset,
+                               size_t Size, const Enqueue &Request) = 0;
+  // Pattern as usmFill's (a power of two up to 128 bytes that tiles Size); Offset is a
+  // multiple of the pattern's size.
+  virtual pi_result fillBuffer(MemImpl &Buffer, size_t Offset, const void *Pattern,
+                               size_t PatternSize, size_t Size, const Enqueue &Request) = 0;
+  // Rectangles: Buffer is the Src side of readRect and copyRect, the Dst side of
+  // writeRect and copyRect (Dst).
+  virtual pi_result readRect(void *Dst, MemImpl &Buffer, const RectCopy &Rect,
+                             const Enqueue &Request) = 0;
+  virtual pi_result writeRect(MemImpl &Buffer, const void *Src, const RectCopy &Rect,
+                              const Enqueue &Request) = 0;
+  virtual pi_result copyRect(MemImpl &Src, MemImpl &Dst, const RectCopy &Rect,
+                             const Enqueue &Request) = 0;
+  // Whether every command enqueued so far is complete. By default a marker tells.
+  virtual pi_result empty(bool &Empty);
 };
 
 class ContextImpl : public BackendObject {
 public:
   ~ContextImpl() override;
   virtual pi_result createQueue(_pi_queue &Queue, std::unique_ptr<QueueImpl> &Impl) = 0;
-  // A buffer of Size bytes, with the contents of CopyFrom when it is not null.
+  // A buffer of Size bytes, with the contents of CopyFrom when it is not null. Flags
+  // (checked): one PI_MEM_FLAGS_ACCESS_* flag and PI_MEM_FLAGS_HOST_PTR_USE, with which
+  // the buffer is Host's Size bytes themselves: what the host writes there before a
+  // command is what the command reads (a driver may keep a copy, as OpenCL's
+  // CL_MEM_USE_HOST_PTR may; what commands wrote is what reads of the buffer return).
   virtual pi_result createBuffer(size_t Size, const void *CopyFrom,
                                  std::unique_ptr<MemImpl> &Impl) = 0;
+  virtual pi_result createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
+                                     std::unique_ptr<MemImpl> &Impl) = 0;
+  // A view of Size bytes at Origin of Parent (checked: inside it, aligned to every
+  // device's SubBufferAlignment); the core keeps Parent alive while the view lives.
+  virtual pi_result createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin, size_t Size,
+                                    std::unique_ptr<MemImpl> &Impl) = 0;
   virtual pi_result allocateUsm(UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
                                 void *&Pointer) = 0;
   // PI_ERROR_INVALID_VALUE where Pointer is no USM allocation of this context.

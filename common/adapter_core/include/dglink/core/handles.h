@@ -179,6 +179,9 @@ struct DeviceDescription {
   DeviceMemory Memory;
   DeviceAtomics Atomics;
   DeviceVectorWidths VectorWidths;
+  // The alignment, in bytes, a sub-buffer's origin must have (OpenCL's
+  // CL_DEVICE_MEM_BASE_ADDR_ALIGN, there in bits).
+  size_t SubBufferAlignment = 128;
 };
 
 struct PlatformDescription {
@@ -220,6 +223,10 @@ struct _pi_queue : dglink::core::HandleHeader {
   _pi_context *Context = nullptr; // retained
   _pi_device *Device = nullptr;
   pi_queue_properties Properties = 0;
+  // Commands submitted so far, and how many of them were known complete at the last
+  // finish or blocking command (queues are in order): equal means empty.
+  std::atomic<uint64_t> Submitted{0};
+  std::atomic<uint64_t> KnownComplete{0};
   std::unique_ptr<dglink::core::QueueImpl> Impl;
 };
 
@@ -228,6 +235,13 @@ struct _pi_mem : dglink::core::HandleHeader {
   _pi_mem() : HandleHeader(Kind) {}
   _pi_context *Context = nullptr; // retained
   size_t Size = 0;
+  // The access flag (PI_MEM_FLAGS_ACCESS_*) and PI_MEM_FLAGS_HOST_PTR_USE, as created.
+  pi_mem_flags Flags = PI_MEM_FLAGS_ACCESS_RW;
+  void *HostPointer = nullptr; // the caller's memory of a HOST_PTR_USE buffer
+  // A sub-buffer (piMemBufferPartition): its parent (retained; never itself a
+  // sub-buffer) and where in it the sub-buffer starts.
+  _pi_mem *Parent = nullptr;
+  size_t Origin = 0;
   std::unique_ptr<dglink::core::MemImpl> Impl;
 };
 
@@ -282,6 +296,7 @@ struct _pi_event : dglink::core::HandleHeader {
   _pi_event() : HandleHeader(Kind) {}
   _pi_queue *Queue = nullptr; // retained
   _pi_context *Context = nullptr;
+  pi_command_type Command = PI_COMMAND_TYPE_MARKER;
   std::unique_ptr<dglink::core::EventImpl> Impl;
 };
 

@@ -93,6 +93,10 @@ public:
   pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
   pi_result createBuffer(size_t Size, const void *CopyFrom,
                          std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
+                             std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin, size_t Size,
+                            std::unique_ptr<core::MemImpl> &Impl) override;
   pi_result allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,
                         void *&Pointer) override;
   pi_result freeUsm(void *Pointer) override;
@@ -120,16 +124,35 @@ private:
   std::unordered_map<void *, int> UsmOwners;
 };
 
+// A profiling queue's clock: a timed event recorded on its idle stream and the host's
+// steady clock when it completed; a command's device times are that host time plus the
+// driver's elapsed time from the base event.
+struct ProfilingBase {
+  Event Base = nullptr;
+  pi_uint64 HostNanoseconds = 0;
+};
+
+// The host's steady clock, in nanoseconds (QUEUED and SUBMIT of profiling queues).
+pi_uint64 hostNanoseconds();
+
 class StreamEvent final : public core::EventImpl {
 public:
   StreamEvent(ContextDevice &TheDevice, Event TheEvent) : On(TheDevice), Handle(TheEvent) {}
-  ~StreamEvent() override; // recycled: re-recording it later only moves its completion
+  // recycled: re-recording it later only moves its completion; a profiled event's
+  // timed events are destroyed
+  ~StreamEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
+  pi_result profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   ContextDevice &On;
   Event Handle;
+  // Profiling queues: Handle and Start are timed events of this command only (Handle
+  // recorded after it, Start before it); Clock is the queue's, which outlives its events.
+  const ProfilingBase *Clock = nullptr;
+  Event Start = nullptr;
+  pi_uint64 QueuedNanoseconds = 0;
 };
 
 class StreamQueue final : public core::QueueImpl {
@@ -148,29 +171,53 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
+                       size_t Size, const core::Enqueue &Request) override;
+  pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
+                       size_t PatternSize, size_t Size, const core::Enqueue &Request) override;
+  pi_result readRect(void *Dst, core::MemImpl &Buffer, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
+  pi_result writeRect(core::MemImpl &Buffer, const void *Src, const core::RectCopy &Rect,
+                      const core::Enqueue &Request) override;
+  pi_result copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
+                     const core::Enqueue &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
+
+  // Starts the queue's clock (a profiling queue, once, at creation).
+  pi_result startClock();
 
   _pi_queue &Queue;
   ContextDevice &On; // the queue's device
   Stream Handle;
   CopyEngine Copies;
+  ProfilingBase Clock; // Base is null unless the queue profiles
 
 private:
   // Runs Submit(Done) on the stream after the request's wait list; Done is the event
   // the caller asked for (null if none), which Submit records after its command.
   template <typename SubmitFunction>
   pi_result enqueue(const core::Enqueue &Request, SubmitFunction &&Submit);
+  // The rows of Rect between two pointers, one 2D copy per slice.
+  pi_result rect(char *Dst, const char *Src, const core::RectCopy &Rect,
+                 const core::Enqueue &Request);
 };
 
 class StreamMem final : public core::MemImpl {
 public:
-  StreamMem(int TheOrdinal, void *ThePointer) : Ordinal(TheOrdinal), Pointer(ThePointer) {}
+  // What the object owns of its memory.
+  enum class Owns { Allocation, Registration, Nothing };
+  StreamMem(int TheOrdinal, void *ThePointer, Owns TheOwnership = Owns::Allocation)
+      : Ordinal(TheOrdinal), Pointer(ThePointer), Ownership(TheOwnership) {}
   ~StreamMem() override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Pointer, Out); }
   const int Ordinal; // whose context allocated it
   // Device memory in a context of one device; managed memory, which the driver migrates
-  // to whichever device uses it, in a context of several.
+  // to whichever device uses it, in a context of several; the device's address of the
+  // caller's registered memory (PI_MEM_FLAGS_HOST_PTR_USE); a sub-buffer's view into
+  // its parent's.
   void *Pointer;
+  Owns Ownership;
+  void *Host = nullptr; // the registered memory (Owns::Registration)
 };
 
 // A module loaded on one device.

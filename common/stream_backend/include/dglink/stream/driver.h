@@ -128,6 +128,21 @@ public:
   // Count elements of ElementSize bytes (1, 2 or 4) at Dst, aligned to it, set to Value.
   virtual pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,
                          Stream S) = 0;
+  // Height rows of Width bytes between any two pointers, each Pitch bytes after the one
+  // before. By default one copy per row; a driver with a 2D copy overrides it.
+  virtual pi_result copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+                           size_t Width, size_t Height, Stream S);
+  // Makes Size bytes of the caller's memory at Host reachable by every device
+  // (pinned, mapped, portable) and gives the address devices use for it; undone by
+  // unregisterHost. PI_ERROR_UNSUPPORTED_FEATURE (no message) where the driver cannot.
+  virtual pi_result registerHost(void *Host, size_t Size, void *&Device);
+  virtual void unregisterHost(void *Host);
+
+  // ---- Timing (profiling queues). PI_ERROR_UNSUPPORTED_FEATURE (no message) where the
+  // driver has no timed events.
+  virtual pi_result createTimedEvent(Event &Out);
+  // Milliseconds from From to To, both recorded and complete.
+  virtual pi_result elapsed(Event From, Event To, float &Milliseconds);
 
   // ---- Modules and kernels.
   // Loads a loadable image; a failure is PI_ERROR_BUILD_PROGRAM_FAILURE, and Log gets
