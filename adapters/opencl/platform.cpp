@@ -295,7 +295,6 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   clGetDeviceInfo(Id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(D.MaxWorkItemSizes), D.MaxWorkItemSizes,
                   nullptr);
   D.GlobalMemSize = deviceScalar<cl_ulong>(Id, CL_DEVICE_GLOBAL_MEM_SIZE);
-  D.SubBufferAlignment = deviceScalar<cl_uint>(Id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, 1024) / 8;
   // Devices without fp64 may refuse the query instead of answering 0.
   D.DoubleFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_DOUBLE_FP_CONFIG, 0);
   D.CompilerAvailable = deviceScalar<cl_bool>(Id, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;

@@ -406,7 +406,7 @@ PI_API_EXPORT pi_result piMemBufferPartition(pi_mem Buffer, pi_mem_flags Flags,
                         "piMemBufferPartition: origin {} + size {} is past the buffer's {} bytes",
                         Region.Origin, Region.Size, Buffer->Size);
   for (const _pi_device *Device : Buffer->Context->Devices) {
-    const size_t Alignment = Device->Description.SubBufferAlignment;
+    const size_t Alignment = Device->Description.Memory.BaseAddressAlignBits / 8;
     if (Alignment != 0 && Region.Origin % Alignment != 0)
       return dglink::fail(PI_ERROR_MISALIGNED_SUB_BUFFER_OFFSET,
                           "piMemBufferPartition: origin {} is not a multiple of {} bytes, the "

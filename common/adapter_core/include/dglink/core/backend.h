@@ -271,7 +271,7 @@ public:
   virtual pi_result createHostBuffer(pi_mem_flags Flags, size_t Size, void *Host,
                                      std::unique_ptr<MemImpl> &Impl) = 0;
   // A view of Size bytes at Origin of Parent (checked: inside it, aligned to every
-  // device's SubBufferAlignment); the core keeps Parent alive while the view lives.
+  // device's Memory.BaseAddressAlignBits); the core keeps Parent alive while the view lives.
   virtual pi_result createSubBuffer(_pi_mem &Parent, pi_mem_flags Flags, size_t Origin, size_t Size,
                                     std::unique_ptr<MemImpl> &Impl) = 0;
   virtual pi_result allocateUsm(UsmKind Kind, _pi_device *Device, size_t Size, pi_uint32 Alignment,

@@ -179,9 +179,6 @@ struct DeviceDescription {
   DeviceMemory Memory;
   DeviceAtomics Atomics;
   DeviceVectorWidths VectorWidths;
-  // The alignment, in bytes, a sub-buffer's origin must have (OpenCL's
-  // CL_DEVICE_MEM_BASE_ADDR_ALIGN, there in bits).
-  size_t SubBufferAlignment = 128;
 };
 
 struct PlatformDescription {
