@@ -530,6 +530,7 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
   std::vector<pi_device> All(Count);
   ASSERT_PI_SUCCESS(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, Count, All.data(), nullptr));
   std::vector<ur_device_handle_t> Devices;
+  Devices.reserve(All.size());
   for (pi_device Each : All)
     Devices.push_back(asUr(Each));
   ur_context_handle_t Context = nullptr;
