@@ -467,12 +467,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_USM_POOL_SUPPORT:
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
-  case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS: {
-    // Specialization constants are set in a SPIR-V module's words before it is built
-    // (dglink::core::setSpecializationConstants): wherever the device takes SPIR-V,
-    // translated or not.
-    return Answer.boolean(contains(D.ImageFormats, "spirv64"));
-  }
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
   case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
@@ -491,6 +485,11 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
     // Features this face does not serve: their entry points answer UNSUPPORTED_FEATURE.
     return Answer.boolean(false);
+  case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
+    // Specialization constants are set in a SPIR-V module's words before it is built
+    // (dglink::core::setSpecializationConstants): wherever the device takes SPIR-V,
+    // translated or not.
+    return Answer.boolean(contains(D.ImageFormats, "spirv64"));
   case UR_DEVICE_INFO_NAME:
     return Answer.string(D.Name);
   case UR_DEVICE_INFO_VENDOR:

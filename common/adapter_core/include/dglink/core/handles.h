@@ -108,7 +108,9 @@ inline pi_uint32 constantArgumentsIn(size_t ParameterBytes) {
 // cl_device_local_mem_type numbering).
 struct DeviceMemory {
   pi_uint64 MaxAllocSize = 0;
-  pi_uint32 BaseAddressAlignBits = 8; // alignment of a sub-buffer's offset, in bits
+  // Alignment of a sub-buffer's offset, in bits: OpenCL's full-profile minimum (the
+  // largest built-in type, long16) where the driver says nothing.
+  pi_uint32 BaseAddressAlignBits = 1024;
   pi_uint32 GlobalCacheType = PI_DEVICE_MEM_CACHE_TYPE_NONE;
   pi_uint32 GlobalCacheLineSize = 0;
   pi_uint64 GlobalCacheSize = 0;
