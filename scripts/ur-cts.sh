@@ -6,8 +6,9 @@
 # UR builds them); ADAPTER: a libur_adapter_dglink_*.so; SELECTOR: ONEAPI_DEVICE_SELECTOR
 # ("opencl:*"); KNOWN_FAILURES: the list of tests that fail for a reason docs/ur.md gives
 # ("<suite> <Fixture.Test>" lines, or "<suite> <Fixture>.*" for every test of a fixture;
-# '#' comments). SUITE: the suites to run (default: all 23; a suite may carry a GoogleTest
-# filter, "<suite>:<filter>", e.g. "enqueue:urEnqueueKernelLaunch*").
+# "<suite>@<backend> ..." for the selector's backend only; '#' comments). SUITE: the
+# suites to run (default: all 23; a suite may carry a GoogleTest filter,
+# "<suite>:<filter>", e.g. "enqueue:urEnqueueKernelLaunch*").
 # The suites that load device code find it in UR_CTS_KERNEL_DIR (default:
 # CTS_DIR/device_binaries), <program>/<triple>.bin.0, as dglink's DPC++ stand-in built it
 # (conformance/ur_cts).
@@ -27,9 +28,13 @@ suites=("$@")
   integration exp_host_task exp_usm_p2p)
 kernel_dir=${UR_CTS_KERNEL_DIR:-$cts/device_binaries}
 
-# The known failures of one suite: one pattern a line ("Fixture.Test" or "Fixture.*").
+# The known failures of one suite: one pattern a line ("Fixture.Test" or "Fixture.*"), from
+# the lines "<suite> <pattern>" (every backend) and "<suite>@<backend> <pattern>" (only
+# this selector's backend: opencl, level_zero, cuda, hip).
+backend=${selector%%:*}
 known_of() {
-  grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//' | grep "^$1 " | sed "s/^$1 //"
+  grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//' |
+    grep -E "^$1(@$backend)? " | sed -E "s/^$1(@$backend)? //"
 }
 # Whether test name $1 matches one of the patterns on stdin.
 matches() {

@@ -2,6 +2,9 @@
 // backend's allocation or copy.
 #include "entry.h"
 
+#include <cstring>
+#include <vector>
+
 using namespace dglink::core;
 
 namespace {
@@ -52,6 +55,20 @@ pi_result checkQueueBuffer(const char *Function, pi_queue Queue, pi_mem Buffer,
 }
 
 // Offset + Size inside Buffer, without overflow.
+// Whether the backends' fill hooks take a pattern of this size (OpenCL's fills: a power of
+// two up to 128 bytes). Wider patterns, and USM patterns of other sizes, are tiled on the
+// host and written, blocking, so that the tile may go away.
+bool drivable(size_t PatternSize) {
+  return PatternSize <= 128 && (PatternSize & (PatternSize - 1)) == 0;
+}
+
+std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t Size) {
+  std::vector<unsigned char> Tiled(Size);
+  for (size_t At = 0; At < Size; At += PatternSize)
+    std::memcpy(Tiled.data() + At, Pattern, PatternSize);
+  return Tiled;
+}
+
 pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
                      size_t Size) {
   if (Offset > Buffer.Size || Size > Buffer.Size - Offset)
@@ -346,17 +363,23 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_CHECK_NOT_NULL(Ptr, PI_ERROR_INVALID_VALUE);
   DGLINK_CHECK_NOT_NULL(Pattern, PI_ERROR_INVALID_VALUE);
-  if (PatternSize == 0 || (PatternSize & (PatternSize - 1)) != 0 || PatternSize > 128 ||
-      Size % PatternSize != 0)
+  if (PatternSize == 0 || Size % PatternSize != 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piextUSMEnqueueFill: pattern of {} bytes (a power of two up to 128 is "
-                        "needed) does not tile {} bytes",
+                        "piextUSMEnqueueFill: a pattern of {} bytes does not tile {} bytes",
                         PatternSize, Size);
-  if (reinterpret_cast<uintptr_t>(Ptr) % (PatternSize < 4 ? PatternSize : 4) != 0)
+  const bool Native = drivable(PatternSize);
+  if (Native && reinterpret_cast<uintptr_t>(Ptr) % (PatternSize < 4 ? PatternSize : 4) != 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piextUSMEnqueueFill: pointer {} is not aligned to the pattern",
                         fmt::ptr(Ptr));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  if (!Native) {
+    const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
+    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true,
+                  Event, [&](const Enqueue &Request) {
+                    return Queue->Impl->usmCopy(Ptr, Tiled.data(), Size, Request);
+                  });
+  }
   return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false, Event,
                 [&](const Enqueue &Request) {
                   return Queue->Impl->usmFill(Ptr, Pattern, PatternSize, Size, Request);
@@ -465,14 +488,22 @@ PI_API_EXPORT pi_result piEnqueueMemBufferFill(pi_queue Queue, pi_mem Buffer, co
   DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
   DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
   DGLINK_CHECK_NOT_NULL(Pattern, PI_ERROR_INVALID_VALUE);
-  if (PatternSize == 0 || (PatternSize & (PatternSize - 1)) != 0 || PatternSize > 128 ||
-      Size == 0 || Size % PatternSize != 0 || Offset % PatternSize != 0)
+  if (PatternSize == 0 || (PatternSize & (PatternSize - 1)) != 0 || Size == 0 ||
+      Size % PatternSize != 0 || Offset % PatternSize != 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "piEnqueueMemBufferFill: a pattern of {} bytes (a power of two up to 128 "
-                        "is needed) does not tile {} bytes at offset {}",
+                        "piEnqueueMemBufferFill: a pattern of {} bytes (a power of two is "
+                        "needed) does not tile {} bytes at offset {}",
                         PatternSize, Size, Offset);
   DGLINK_TRY(checkRange(__func__, "fill", *Buffer, Offset, Size));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  if (!drivable(PatternSize)) {
+    const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
+    const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
+    return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_FILL, NumEventsInWaitList, EventWaitList,
+                  true, Event, [&](const Enqueue &Request) {
+                    return Queue->Impl->write(Location, Tiled.data(), Size, Request);
+                  });
+  }
   return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_FILL, NumEventsInWaitList, EventWaitList, false,
                 Event, [&](const Enqueue &Request) {
                   return Queue->Impl->fillBuffer(*Buffer->Impl, Offset, Pattern, PatternSize, Size,

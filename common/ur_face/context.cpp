@@ -162,9 +162,11 @@ ur_result_t urMemBufferCreate(ur_context_handle_t hContext, ur_mem_flags_t flags
                               ur_mem_handle_t *phBuffer) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(phBuffer);
-  if (flags == 0 || (flags & UR_MEM_FLAGS_MASK) != 0)
+  if ((flags & UR_MEM_FLAGS_MASK) != 0)
     return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: memory flags {:#x} are not valid",
                   __func__, static_cast<unsigned>(flags));
+  if (flags == 0) // what UR's adapters and its CTS (memory-migrate) take 0 for
+    flags = UR_MEM_FLAG_READ_WRITE;
   if (size == 0)
     return failUr(UR_RESULT_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'size' is 0", __func__);
   void *Host = pProperties != nullptr ? pProperties->pHost : nullptr;

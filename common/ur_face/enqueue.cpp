@@ -284,10 +284,8 @@ ur_result_t urEnqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patter
   DGLINK_UR_NOT_NULL_HANDLE(hQueue);
   DGLINK_UR_NOT_NULL_POINTER(pMem);
   DGLINK_UR_NOT_NULL_POINTER(pPattern);
-  if (patternSize == 0 || size == 0 || (patternSize & (patternSize - 1)) != 0 ||
-      size % patternSize != 0)
-    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
-                  "{}: a pattern of {} bytes (a power of two is needed) does not tile {} bytes",
+  if (patternSize == 0 || size == 0 || size % patternSize != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: a pattern of {} bytes does not tile {} bytes",
                   __func__, patternSize, size);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CORE(piextUSMEnqueueFill(core(hQueue), pMem, pPattern, patternSize, size,

@@ -146,5 +146,40 @@ TEST_P(Memory, UsmFillAndCopy) {
   EXPECT_EVERY_ELEMENT(Values, [&](size_t) { return Pattern; });
 }
 
+// Patterns no driver fill takes (OpenCL's: a power of two up to 128 bytes) as UR's CTS
+// and DPC++ pass them: 10 and 256 bytes tile the range exactly; a pattern that does not
+// tile the size is refused and writes nothing.
+TEST_P(Memory, UsmFillWithWidePatterns) {
+  ASSERT_NO_FATAL_FAILURE(skipWithoutUsm());
+  if (IsSkipped())
+    return;
+  constexpr size_t Bytes = 2560;
+  UsmPointer Pointer;
+  ASSERT_PI_SUCCESS(
+      piextUSMDeviceAlloc(Pointer.out(Context.get()), Context.get(), Device, nullptr, Bytes, 0));
+  for (const size_t PatternSize : {size_t{10}, size_t{256}, size_t{3}, size_t{128}}) {
+    SCOPED_TRACE("pattern of " + std::to_string(PatternSize) + " bytes");
+    const size_t Size = Bytes - Bytes % PatternSize;
+    std::vector<uint8_t> Pattern(PatternSize);
+    for (size_t I = 0; I < PatternSize; ++I)
+      Pattern[I] = static_cast<uint8_t>(I * 13 + PatternSize);
+    EventHandle Filled;
+    ASSERT_PI_SUCCESS(piextUSMEnqueueFill(Queue.get(), Pointer.get(), Pattern.data(), PatternSize,
+                                          Size, 0, nullptr, Filled.out()));
+    const pi_event Raw = Filled.get();
+    ASSERT_PI_SUCCESS(piEventsWait(1, &Raw));
+    std::vector<uint8_t> Back(Size, 0);
+    ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queue.get(), PI_TRUE, Back.data(), Pointer.get(), Size,
+                                            0, nullptr, nullptr));
+    for (size_t I = 0; I < Size; ++I)
+      ASSERT_EQ(Back[I], Pattern[I % PatternSize]) << "byte " << I;
+  }
+  const uint8_t Three[3] = {1, 2, 3};
+  EXPECT_PI_ERROR(PI_ERROR_INVALID_VALUE, piextUSMEnqueueFill(Queue.get(), Pointer.get(), Three, 3,
+                                                              64, 0, nullptr, nullptr));
+  EXPECT_NE(lastErrorMessage().find("does not tile 64 bytes"), std::string::npos)
+      << lastErrorMessage();
+}
+
 } // namespace
 } // namespace dglink::conformance

@@ -147,6 +147,38 @@ TEST_P(UrSelectBinary, NativeBeforeSpirVInUrCtsList) {
 
 DGLINK_INSTANTIATE_FOR_DEVICES(UrSelectBinary);
 
+// ---- urMemBufferCreate's flags as UR's CTS passes them ----
+
+class UrBufferFlags : public QueueTest {};
+
+// Flags 0 are a read-write buffer (UR's own adapters read them so; the memory-migrate
+// suite creates its buffers so); bits UR does not define are refused with
+// UR_RESULT_ERROR_INVALID_ENUMERATION and no buffer.
+TEST_P(UrBufferFlags, ZeroIsReadWriteAndUndefinedBitsAreRefused) {
+  constexpr size_t Size = 4096;
+  ur_mem_handle_t Buffer = nullptr;
+  ASSERT_EQ(urMemBufferCreate(asUr(Context.get()), 0, Size, nullptr, &Buffer), UR_RESULT_SUCCESS);
+  std::vector<uint8_t> Bytes(Size), Back(Size, 0);
+  for (size_t I = 0; I < Size; ++I)
+    Bytes[I] = static_cast<uint8_t>(I * 7 + 1);
+  EXPECT_EQ(urEnqueueMemBufferWrite(asUr(Queue.get()), Buffer, true, 0, Size, Bytes.data(), 0,
+                                    nullptr, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEnqueueMemBufferRead(asUr(Queue.get()), Buffer, true, 0, Size, Back.data(), 0,
+                                   nullptr, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Back, Bytes);
+  EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
+
+  ur_mem_handle_t Refused = nullptr;
+  EXPECT_EQ(urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_FORCE_UINT32, Size, nullptr,
+                              &Refused),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(Refused, nullptr);
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrBufferFlags);
+
 // ---- urKernelSetExecInfo ----
 
 class UrKernelSetExecInfo : public BuiltProgramTest {};

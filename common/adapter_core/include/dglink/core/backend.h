@@ -228,7 +228,8 @@ public:
   // USM: any two pointers the backend's USM or the host has.
   virtual pi_result usmCopy(void *Dst, const void *Src, size_t Size, const Enqueue &Request) = 0;
   // Pattern: a power of two up to 128 bytes that tiles Size; Ptr aligned to it (up
-  // to 4). The caller's pattern may go away when the hook returns.
+  // to 4). The caller's pattern may go away when the hook returns. (The core tiles
+  // other patterns itself and copies them.)
   virtual pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
                             const Enqueue &Request) = 0;
   virtual pi_result launch(_pi_kernel &Kernel, const LaunchShape &Shape,
