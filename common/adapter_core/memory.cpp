@@ -375,8 +375,8 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
   if (!Native) {
     const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
-    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true,
-                  Event, [&](const Enqueue &Request) {
+    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true, Event,
+                  [&](const Enqueue &Request) {
                     return Queue->Impl->usmCopy(Ptr, Tiled.data(), Size, Request);
                   });
   }
@@ -499,8 +499,8 @@ PI_API_EXPORT pi_result piEnqueueMemBufferFill(pi_queue Queue, pi_mem Buffer, co
   if (!drivable(PatternSize)) {
     const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
     const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
-    return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_FILL, NumEventsInWaitList, EventWaitList,
-                  true, Event, [&](const Enqueue &Request) {
+    return submit(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_FILL, NumEventsInWaitList, EventWaitList, true,
+                  Event, [&](const Enqueue &Request) {
                     return Queue->Impl->write(Location, Tiled.data(), Size, Request);
                   });
   }

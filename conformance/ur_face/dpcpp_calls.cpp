@@ -171,9 +171,9 @@ TEST_P(UrBufferFlags, ZeroIsReadWriteAndUndefinedBitsAreRefused) {
   EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
 
   ur_mem_handle_t Refused = nullptr;
-  EXPECT_EQ(urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_FORCE_UINT32, Size, nullptr,
-                              &Refused),
-            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(
+      urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_FORCE_UINT32, Size, nullptr, &Refused),
+      UR_RESULT_ERROR_INVALID_ENUMERATION);
   EXPECT_EQ(Refused, nullptr);
 }
 
