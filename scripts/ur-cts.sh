@@ -50,6 +50,19 @@ export UR_ADAPTERS_FORCE_LOAD=$adapter ONEAPI_DEVICE_SELECTOR=$selector
 export POCL_KERNEL_CACHE=${POCL_KERNEL_CACHE:-0}
 log_dir=${UR_CTS_LOG_DIR:-$(mktemp -d)}
 mkdir -p "$log_dir"
+# HIP's NVIDIA platform takes PTX, but the CTS asks every HIP device for AMD code
+# (<program>/amdgcn-amd-amdhsa.bin.0): give it the programs' PTX under that name.
+if [[ $(basename "$adapter") == *hip_nvidia* ]] && [ -d "$kernel_dir" ]; then
+  ptx_dir=$log_dir/device_binaries_hip_nvidia
+  kernel_dir=$(cd "$kernel_dir" && pwd)
+  for program in "$kernel_dir"/*/; do
+    program=$(basename "$program")
+    [ -f "$kernel_dir/$program/nvptx64-nvidia-cuda.bin.0" ] || continue
+    mkdir -p "$ptx_dir/$program"
+    ln -sf "$kernel_dir/$program/nvptx64-nvidia-cuda.bin.0" "$ptx_dir/$program/amdgcn-amd-amdhsa.bin.0"
+  done
+  kernel_dir=$ptx_dir
+fi
 status=0
 printf '| suite | passed | failed (known) | skipped |\n|---|---:|---:|---:|\n'
 for entry in "${suites[@]}"; do

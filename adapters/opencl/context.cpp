@@ -22,6 +22,7 @@ pi_result ClContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueIm
                                                    WantsProfiling ? Profiling : nullptr, &Error);
   if (Error != CL_SUCCESS)
     return clFailure(Error, "piQueueCreate", "clCreateCommandQueueWithProperties");
+  Made->Profiling = WantsProfiling;
   addQueue(Made->Queue);
   Impl = std::move(Made);
   return PI_SUCCESS;
