@@ -71,8 +71,8 @@ pi_result ZeKernel::setArgument(const char *Function, pi_uint32 Index, size_t Si
     const ze_result_t Result = ze().zeKernelSetArgumentValue(Each.second, Index, Size, Value);
     if (Result != ZE_RESULT_SUCCESS) {
       zeError(Result, "zeKernelSetArgumentValue");
-      return fail(lastErrorCode(), "{}: argument {} ({} bytes) of kernel '{}': {}", Function,
-                  Index, Size, clip(Name), lastErrorMessage());
+      return fail(lastErrorCode(), "{}: argument {} ({} bytes) of kernel '{}': {}", Function, Index,
+                  Size, clip(Name), lastErrorMessage());
     }
   }
   return PI_SUCCESS;

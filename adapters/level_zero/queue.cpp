@@ -109,8 +109,8 @@ pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
   const ze_kernel_handle_t Handle = Impl.kernelOf(Device);
   if (Handle == nullptr)
     return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
-                "piEnqueueKernelLaunch: kernel '{}' has no code for device '{}'",
-                clip(Kernel.Name), Device.Description.Name);
+                "piEnqueueKernelLaunch: kernel '{}' has no code for device '{}'", clip(Kernel.Name),
+                Device.Description.Name);
   uint32_t Global[3] = {1, 1, 1};
   uint32_t Group[3] = {1, 1, 1};
   for (pi_uint32 D = 0; D < Shape.Dimensions; ++D) {
@@ -130,12 +130,11 @@ pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
   DGLINK_ZE(zeKernelSetGroupSize, Handle, Group[0], Group[1], Group[2]);
   const ze_group_count_t Groups = {Global[0] / Group[0], Global[1] / Group[1],
                                    Global[2] / Group[2]};
-  const pi_result Result =
-      append("zeCommandListAppendLaunchKernel", Request, false,
-             [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
-               return ze().zeCommandListAppendLaunchKernel(List, Handle, &Groups, Signal,
-                                                           NumWaits, Waits);
-             });
+  const pi_result Result = append(
+      "zeCommandListAppendLaunchKernel", Request, false,
+      [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+        return ze().zeCommandListAppendLaunchKernel(List, Handle, &Groups, Signal, NumWaits, Waits);
+      });
   if (Result == PI_ERROR_UNSUPPORTED_FEATURE && !Device.Description.ExecutesKernels)
     return fail(PI_ERROR_UNSUPPORTED_FEATURE,
                 "piEnqueueKernelLaunch: kernel '{}' not run: device '{}' executes no kernels "

@@ -371,8 +371,8 @@ protected:
 // it says that it runs none).
 TEST_F(OnTwoTestDevices, EachDeviceHasItsOwnInstanceAndKernel) {
   pi_uint32 NumDevices = 0;
-  ASSERT_PI_OK(piContextGetInfo(Two, PI_CONTEXT_INFO_NUM_DEVICES, sizeof(NumDevices), &NumDevices,
-                                nullptr));
+  ASSERT_PI_OK(
+      piContextGetInfo(Two, PI_CONTEXT_INFO_NUM_DEVICES, sizeof(NumDevices), &NumDevices, nullptr));
   EXPECT_EQ(NumDevices, 2u);
   pi_program Program = builtForBoth(hostAccessModule());
   ASSERT_NE(Program, nullptr);
@@ -382,8 +382,8 @@ TEST_F(OnTwoTestDevices, EachDeviceHasItsOwnInstanceAndKernel) {
     ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queues[I], Program, "the_uid", PI_TRUE, 4, 0,
                                                       &Initial, 0, nullptr, nullptr));
     EXPECT_EQ(Initial, 5) << "device " << I;
-    ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableWrite(Queues[I], Program, "the_uid", PI_TRUE, 4,
-                                                       0, &Values[I], 0, nullptr, nullptr));
+    ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableWrite(Queues[I], Program, "the_uid", PI_TRUE, 4, 0,
+                                                       &Values[I], 0, nullptr, nullptr));
   }
   for (int I = 0; I < 2; ++I) {
     int32_t Back = 0;
@@ -397,9 +397,9 @@ TEST_F(OnTwoTestDevices, EachDeviceHasItsOwnInstanceAndKernel) {
   ASSERT_PI_OK(piextKernelSetArgPointer(Kernel, 0, sizeof(Null), &Null));
   for (int I = 0; I < 2; ++I) {
     const size_t Global = 4;
-    EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE, piEnqueueKernelLaunch(Queues[I], Kernel, 1, nullptr,
-                                                                  &Global, nullptr, 0, nullptr,
-                                                                  nullptr));
+    EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE,
+              piEnqueueKernelLaunch(Queues[I], Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
+                                    nullptr));
     EXPECT_NE(lastError().find("executes no kernels"), std::string::npos)
         << "device " << I << ": " << lastError();
   }
@@ -427,9 +427,9 @@ TEST_F(OnTwoTestDevices, LinkMakesCodeForEveryDevice) {
   pi_kernel Kernel = nullptr;
   ASSERT_PI_OK(piKernelCreate(Linked, "link_caller", &Kernel));
   const size_t Global = 1;
-  EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE, piEnqueueKernelLaunch(Queues[1], Kernel, 1, nullptr,
-                                                                &Global, nullptr, 0, nullptr,
-                                                                nullptr));
+  EXPECT_PI(
+      PI_ERROR_UNSUPPORTED_FEATURE,
+      piEnqueueKernelLaunch(Queues[1], Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
   EXPECT_NE(lastError().find("executes no kernels"), std::string::npos) << lastError();
   EXPECT_PI(PI_SUCCESS, piKernelRelease(Kernel));
 }
@@ -441,8 +441,8 @@ TEST_F(OnTwoTestDevices, DeviceUsmIsOnTheDeviceAskedFor) {
   ASSERT_PI_OK(piextUSMDeviceAlloc(&Usm, Two, Both[1], nullptr, 64, 0));
   const std::vector<uint8_t> Source(64, 0x5C);
   std::vector<uint8_t> Back(64, 0);
-  ASSERT_PI_OK(piextUSMEnqueueMemcpy(Queues[1], PI_TRUE, Usm, Source.data(), 64, 0, nullptr,
-                                     nullptr));
+  ASSERT_PI_OK(
+      piextUSMEnqueueMemcpy(Queues[1], PI_TRUE, Usm, Source.data(), 64, 0, nullptr, nullptr));
   const pi_result FromOther =
       piextUSMEnqueueMemcpy(Queues[0], PI_TRUE, Back.data(), Usm, 64, 0, nullptr, nullptr);
   if (peerAccess()) {
@@ -467,8 +467,8 @@ TEST_F(OnTwoTestDevices, BufferIsReachedFromEveryDevice) {
   ASSERT_PI_OK(piMemBufferCreate(Two, PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_COPY, Bytes,
                                  Source.data(), &Buffer));
   std::vector<int32_t> Back(Source.size(), 0);
-  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferRead(Queues[1], Buffer, PI_TRUE, 0, Bytes, Back.data(),
-                                               0, nullptr, nullptr));
+  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferRead(Queues[1], Buffer, PI_TRUE, 0, Bytes, Back.data(), 0,
+                                               nullptr, nullptr));
   EXPECT_EQ(Back, Source);
   std::reverse(Source.begin(), Source.end());
   // A non-blocking write on device 1's queue, read on device 0's after its event.

@@ -430,8 +430,8 @@ protected:
                                      ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2};
     ASSERT_EQ(zeEventPoolCreate(Context, &PoolDesc, 0, nullptr, &AllDevicesPool),
               ZE_RESULT_SUCCESS);
-    ze_event_desc_t EventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0,
-                                 ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_desc_t EventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                                 ZE_EVENT_SCOPE_FLAG_HOST};
     ASSERT_EQ(zeEventCreate(AllDevicesPool, &EventDesc, &Shared), ZE_RESULT_SUCCESS);
   }
   void TearDown() override {
@@ -504,14 +504,14 @@ TEST_F(TwoTestDevices, DeviceMemoryBelongsToItsDevice) {
   EXPECT_EQ(Owner, nullptr);
 
   const uint32_t Pattern = 0x01020304;
-  EXPECT_EQ(zeCommandListAppendMemoryFill(SecondList, Memory[1], &Pattern, 4, 64, nullptr, 0,
-                                          nullptr),
-            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(
+      zeCommandListAppendMemoryFill(SecondList, Memory[1], &Pattern, 4, 64, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
   EXPECT_EQ(zeCommandListAppendMemoryCopy(SecondList, Host, Memory[1], 64, nullptr, 0, nullptr),
             ZE_RESULT_SUCCESS);
-  EXPECT_EQ(zeCommandListAppendMemoryCopy(SecondList, Memory[0], Memory[1], 64, nullptr, 0,
-                                          nullptr),
-            peerAccess() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT)
+  EXPECT_EQ(
+      zeCommandListAppendMemoryCopy(SecondList, Memory[0], Memory[1], 64, nullptr, 0, nullptr),
+      peerAccess() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT)
       << "device 1's list writing device 0's memory";
   EXPECT_EQ(zeCommandListAppendMemoryCopy(List, Host, Memory[1], 64, nullptr, 0, nullptr),
             peerAccess() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT)

@@ -289,7 +289,8 @@ ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   if (!readPeerAccess(PeerAccess)) {
-    std::fprintf(stderr, "dglink Level Zero test driver: DGLINK_ZE_TEST_PEER_ACCESS: '%s' is not 0 or 1\n",
+    std::fprintf(stderr,
+                 "dglink Level Zero test driver: DGLINK_ZE_TEST_PEER_ACCESS: '%s' is not 0 or 1\n",
                  std::getenv("DGLINK_ZE_TEST_PEER_ACCESS"));
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
