@@ -1,7 +1,7 @@
 // The Level Zero backend: the adapter core's hooks over the Level Zero loader. What
 // the core does not do: driver handles, the context's recycled events, immediate
-// command lists, modules (one per link input, joined by zeModuleDynamicLink) and
-// kernels whose arguments are driver state.
+// command lists, modules (per device of a program: one per link input, joined by
+// zeModuleDynamicLink) and kernels whose arguments are driver state.
 #pragma once
 
 #include "ze_loader.h"
@@ -35,10 +35,12 @@ inline ZeDevice &zeDevice(const _pi_device &Device) {
   return static_cast<ZeDevice &>(*Device.Impl);
 }
 
+// A context of one or several devices of one driver: one ze_context_handle_t, which
+// Level Zero makes for every device of the driver.
 class ZeContext final : public core::ContextImpl {
 public:
-  ZeContext(_pi_device &TheDevice, ze_context_handle_t TheContext)
-      : Device(TheDevice), Context(TheContext) {}
+  ZeContext(const std::vector<_pi_device *> &TheDevices, ze_context_handle_t TheContext)
+      : Devices(TheDevices), Context(TheContext) {}
   ~ZeContext() override;
 
   pi_result createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) override;
@@ -56,14 +58,21 @@ public:
   pi_result link(core::LinkRequest &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
 
-  // Host-visible events of the context's pools (reset when recycled).
+  // Host-visible events of the context's pools (reset when recycled), visible to every
+  // device of the context, so that an event of one device's queue orders another's.
   pi_result acquireEvent(ze_event_handle_t &Event);
   void recycleEvent(ze_event_handle_t Event);
+  // The device messages name for the context (its first).
+  _pi_device &first() const { return *Devices.front(); }
 
-  _pi_device &Device;
+  const std::vector<_pi_device *> Devices; // the context's, as the core has them
   ze_context_handle_t Context = nullptr;
-  // An immediate command list for copies that belong to no queue (a buffer's initial
-  // contents).
+  // Where buffers live: device memory of the first device when every device of the
+  // context reaches it (zeDeviceCanAccessPeer), else host memory (null), which every
+  // device reaches.
+  ze_device_handle_t BufferDevice = nullptr;
+  // An immediate command list (of the first device) for copies that belong to no queue
+  // (a buffer's initial contents).
   std::mutex InitMutex;
   ze_command_list_handle_t InitList = nullptr;
 
@@ -99,13 +108,13 @@ private:
 
 class ZeQueue final : public core::QueueImpl {
 public:
-  ZeQueue(ZeContext &TheContext, ze_command_list_handle_t TheList)
-      : Context(TheContext), List(TheList) {}
+  ZeQueue(ZeContext &TheContext, _pi_device &TheDevice, ze_command_list_handle_t TheList)
+      : Context(TheContext), Device(TheDevice), List(TheList) {}
   ~ZeQueue() override;
   pi_result finish() override;
-  pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+  pi_result write(const DeviceGlobalLocation &Location, const void *Src, size_t Size,
                   const core::Enqueue &Request) override;
-  pi_result read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+  pi_result read(void *Dst, const DeviceGlobalLocation &Location, size_t Size,
                  const core::Enqueue &Request) override;
   pi_result usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) override;
   pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
@@ -138,7 +147,8 @@ public:
                    AppendFunction &&Append);
 
   ZeContext &Context;
-  std::mutex Mutex; // appends to the immediate list, one at a time
+  _pi_device &Device; // the queue's: its list runs there, its launches use its modules
+  std::mutex Mutex;   // appends to the immediate list, one at a time
   ze_command_list_handle_t List = nullptr;
 };
 
@@ -161,6 +171,15 @@ inline char *devicePointer(const DeviceGlobalLocation &Location) {
   return core::locationAddress<char *>(Location);
 }
 
+// A program's code for one device: Level Zero builds a module for one device, so a
+// program of several devices has modules (and device-global instances) per device.
+struct DeviceCode {
+  _pi_device *Device = nullptr;
+  // The modules (one, or one per input of a link) and which module holds each kernel.
+  std::vector<ze_module_handle_t> Modules;
+  std::vector<std::pair<std::string, ze_module_handle_t>> Kernels;
+};
+
 class ZeProgram final : public core::ProgramImpl {
 public:
   explicit ZeProgram(ZeContext &TheContext) : Context(TheContext) {}
@@ -171,33 +190,42 @@ public:
                        const std::string &Symbol, core::GlobalLookup &Result) override;
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
-  // The module of an executable made of one (a link's output keeps one per input).
+  // The module of an executable of one device made of one (a link's output keeps one
+  // per input).
   bool nativeHandle(uintptr_t &Out) const override {
-    return Modules.size() == 1 && core::nativeHandleOf(Modules.front(), Out);
+    return Code.size() == 1 && Code.front().Modules.size() == 1 &&
+           core::nativeHandleOf(Code.front().Modules.front(), Out);
   }
+  // The code for Device; null where the program has none for it.
+  const DeviceCode *codeOf(const _pi_device &Device) const;
 
   ZeContext &Context;
-  // The modules of an executable (one, or one per input of a link) and which module
-  // holds each kernel; written once, before the program is marked executable.
-  std::vector<ze_module_handle_t> Modules;
-  std::vector<std::pair<std::string, ze_module_handle_t>> Kernels;
+  // One per device of the executable, in the program's device order; written once,
+  // before the program is marked executable.
+  std::vector<DeviceCode> Code;
 };
 
+// A kernel of every device of its program: one ze_kernel_handle_t per device, whose
+// arguments are set alike.
 class ZeKernel final : public core::KernelImpl {
 public:
-  ZeKernel(std::string TheName, ze_kernel_handle_t TheKernel, uint32_t TheNumArgs)
-      : Name(std::move(TheName)), Kernel(TheKernel), NumArgs(TheNumArgs) {}
+  explicit ZeKernel(std::string TheName) : Name(std::move(TheName)) {}
   ~ZeKernel() override;
   pi_uint32 numArguments() const override { return NumArgs; }
   size_t maxGroupSize() const override { return SIZE_MAX; } // the device's limit applies
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
-  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
+  // The kernel of a program of one device.
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Kernels.size() == 1 && core::nativeHandleOf(Kernels.front().second, Out);
+  }
+  // The kernel in Device's module; null where the program has no code for Device.
+  ze_kernel_handle_t kernelOf(const _pi_device &Device) const;
 
   std::string Name;
-  ze_kernel_handle_t Kernel;
-  uint32_t NumArgs;
+  std::vector<std::pair<_pi_device *, ze_kernel_handle_t>> Kernels; // one per device
+  uint32_t NumArgs = 0;
   std::mutex Mutex; // arguments and group size are kernel state in Level Zero
 };
 

@@ -1,5 +1,6 @@
-// Contexts: one device each, a ze_context_handle_t, its recycled host-visible events
-// and an immediate command list for copies outside any queue.
+// Contexts: one or several devices of a driver, one ze_context_handle_t, its recycled
+// host-visible events (visible to every device of the context) and an immediate
+// command list for copies outside any queue.
 #include "backend.h"
 
 #include <cstdint>
@@ -27,8 +28,12 @@ pi_result ZeContext::acquireEvent(ze_event_handle_t &Event) {
     PoolDesc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
     PoolDesc.count = PoolSize;
     ze_event_pool_handle_t Pool = nullptr;
-    ze_device_handle_t Handle = zeDevice(Device).Device;
-    DGLINK_ZE(zeEventPoolCreate, Context, &PoolDesc, 1, &Handle, &Pool);
+    std::vector<ze_device_handle_t> Handles;
+    Handles.reserve(Devices.size());
+    for (const _pi_device *Device : Devices)
+      Handles.push_back(zeDevice(*Device).Device);
+    DGLINK_ZE(zeEventPoolCreate, Context, &PoolDesc, static_cast<uint32_t>(Handles.size()),
+              Handles.data(), &Pool);
     EventPools.push_back(Pool);
     for (uint32_t Index = 0; Index < PoolSize; ++Index) {
       ze_event_desc_t Desc = {};
@@ -59,7 +64,12 @@ pi_result ZeContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueIm
   Desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
   ze_command_list_handle_t List = nullptr;
   DGLINK_ZE(zeCommandListCreateImmediate, Context, zeDevice(*Queue.Device).Device, &Desc, &List);
-  Impl = std::make_unique<ZeQueue>(*this, List);
+  try {
+    Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List);
+  } catch (...) {
+    ze().zeCommandListDestroy(List);
+    throw;
+  }
   return PI_SUCCESS;
 }
 

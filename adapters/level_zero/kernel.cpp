@@ -1,42 +1,58 @@
-// Kernels: zeKernelCreate in the module that holds the name; arguments are state of
-// the Level Zero kernel, set under its lock.
+// Kernels: zeKernelCreate in the module that holds the name, on every device of the
+// program; arguments are state of the Level Zero kernels, set alike on each under the
+// kernel's lock.
 #include "backend.h"
 
 #include <algorithm>
 
 namespace dglink::level_zero {
 
-ZeKernel::~ZeKernel() { ze().zeKernelDestroy(Kernel); }
+ZeKernel::~ZeKernel() {
+  for (const auto &Each : Kernels)
+    ze().zeKernelDestroy(Each.second);
+}
+
+ze_kernel_handle_t ZeKernel::kernelOf(const _pi_device &Device) const {
+  for (const auto &Each : Kernels)
+    if (Each.first == &Device)
+      return Each.second;
+  return nullptr;
+}
 
 pi_result ZeProgram::createKernel(_pi_program &Program, const char *Name,
                                   std::unique_ptr<core::KernelImpl> &Kernel) {
-  auto Found = std::find_if(Kernels.begin(), Kernels.end(),
-                            [&](const auto &Entry) { return Entry.first == Name; });
-  if (Found == Kernels.end())
-    return core::unknownKernel(Name, Program);
-  ze_kernel_desc_t Desc = {};
-  Desc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
-  Desc.pKernelName = Name;
-  ze_kernel_handle_t Handle = nullptr;
-  const ze_result_t Result = ze().zeKernelCreate(Found->second, &Desc, &Handle);
-  if (Result == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
-    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
-                "piKernelCreate: kernel '{}': program {} has unresolved imports (link it with "
-                "the images that define them)",
-                clip(Name), fmt::ptr(&Program));
-  if (Result != ZE_RESULT_SUCCESS)
-    return zeError(Result, "zeKernelCreate");
-  auto Made = std::make_unique<ZeKernel>(Name, Handle, 0); // destroys the handle on failure
-  // USM reached through pointers stored in memory (a device global holding a USM pointer,
-  // as DPC++'s device_global is) must be allowed per kernel; DPC++ allows all three
-  // kinds for every kernel (urKernelSetExecInfo(USM_INDIRECT_ACCESS)), and so does dglink.
-  DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
-            ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
-                ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
-  ze_kernel_properties_t Properties = {};
-  Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
-  DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
-  Made->NumArgs = Properties.numKernelArgs;
+  auto Made = std::make_unique<ZeKernel>(Name); // destroys the handles on failure
+  Made->Kernels.reserve(Code.size());           // nothing throws once a handle is made
+  for (const DeviceCode &Each : Code) {
+    auto Found = std::find_if(Each.Kernels.begin(), Each.Kernels.end(),
+                              [&](const auto &Entry) { return Entry.first == Name; });
+    if (Found == Each.Kernels.end())
+      return core::unknownKernel(Name, Program);
+    ze_kernel_desc_t Desc = {};
+    Desc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
+    Desc.pKernelName = Name;
+    ze_kernel_handle_t Handle = nullptr;
+    const ze_result_t Result = ze().zeKernelCreate(Found->second, &Desc, &Handle);
+    if (Result == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
+      return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                  "piKernelCreate: kernel '{}': program {} has unresolved imports (link it with "
+                  "the images that define them)",
+                  clip(Name), fmt::ptr(&Program));
+    if (Result != ZE_RESULT_SUCCESS)
+      return zeError(Result, "zeKernelCreate");
+    Made->Kernels.emplace_back(Each.Device, Handle);
+    // USM reached through pointers stored in memory (a device global holding a USM
+    // pointer, as DPC++'s device_global is) must be allowed per kernel; DPC++ allows all
+    // three kinds for every kernel (urKernelSetExecInfo(USM_INDIRECT_ACCESS)), and so
+    // does dglink.
+    DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
+              ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+    ze_kernel_properties_t Properties = {};
+    Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+    DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
+    Made->NumArgs = Properties.numKernelArgs; // the same code on every device
+  }
   Kernel = std::move(Made);
   return PI_SUCCESS;
 }
@@ -51,11 +67,13 @@ pi_result ZeKernel::setArgument(const char *Function, pi_uint32 Index, size_t Si
                 Index, clip(Name));
   std::lock_guard<std::mutex> Lock(Mutex);
   // A null value with a size is local memory of that size, as in OpenCL.
-  const ze_result_t Result = ze().zeKernelSetArgumentValue(Kernel, Index, Size, Value);
-  if (Result != ZE_RESULT_SUCCESS) {
-    zeError(Result, "zeKernelSetArgumentValue");
-    return fail(lastErrorCode(), "{}: argument {} ({} bytes) of kernel '{}': {}", Function, Index,
-                Size, clip(Name), lastErrorMessage());
+  for (const auto &Each : Kernels) {
+    const ze_result_t Result = ze().zeKernelSetArgumentValue(Each.second, Index, Size, Value);
+    if (Result != ZE_RESULT_SUCCESS) {
+      zeError(Result, "zeKernelSetArgumentValue");
+      return fail(lastErrorCode(), "{}: argument {} ({} bytes) of kernel '{}': {}", Function, Index,
+                  Size, clip(Name), lastErrorMessage());
+    }
   }
   return PI_SUCCESS;
 }

@@ -1,4 +1,5 @@
-// Memory: buffers (device USM) and USM (zeMemAlloc{Device,Host,Shared}).
+// Memory: buffers (device USM that every device of the context reaches, else host USM)
+// and USM (zeMemAlloc{Device,Host,Shared} on the device asked for).
 #include "backend.h"
 
 #include <cstdint>
@@ -29,10 +30,16 @@ pi_result ZeContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags, size_t Origi
 
 pi_result ZeContext::createBuffer(size_t Size, const void *CopyFrom,
                                   std::unique_ptr<core::MemImpl> &Impl) {
-  ze_device_mem_alloc_desc_t Desc = {};
-  Desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
   void *Pointer = nullptr;
-  DGLINK_ZE(zeMemAllocDevice, Context, &Desc, Size, 0, zeDevice(Device).Device, &Pointer);
+  if (BufferDevice != nullptr) {
+    ze_device_mem_alloc_desc_t Desc = {};
+    Desc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+    DGLINK_ZE(zeMemAllocDevice, Context, &Desc, Size, 0, BufferDevice, &Pointer);
+  } else {
+    ze_host_mem_alloc_desc_t Desc = {};
+    Desc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+    DGLINK_ZE(zeMemAllocHost, Context, &Desc, Size, 0, &Pointer);
+  }
   auto Mem = std::make_unique<ZeMem>(*this, Pointer); // frees the memory on failure
   if (CopyFrom != nullptr) {
     ze_event_handle_t Done = nullptr;

@@ -328,19 +328,53 @@ public:
     }
   }
 
+  // Devices of one driver (the core checked that they share a platform) share one
+  // ze_context_handle_t: zeContextCreate makes a context for every device of the driver.
+  bool multiDeviceContexts() const override { return true; }
+
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override {
-    _pi_device &Device = *Context.Devices[0];
+    _pi_device &First = *Context.Devices[0];
     ze_context_desc_t Desc = {};
     Desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
     ze_context_handle_t Handle = nullptr;
-    DGLINK_ZE(zeContextCreate, zeDevice(Device).Driver, &Desc, &Handle);
-    auto Made = std::make_unique<ZeContext>(Device, Handle);
+    DGLINK_ZE(zeContextCreate, zeDevice(First).Driver, &Desc, &Handle);
+    std::unique_ptr<ZeContext> Made;
+    try {
+      Made = std::make_unique<ZeContext>(Context.Devices, Handle); // destroys the handle
+    } catch (...) {
+      ze().zeContextDestroy(Handle);
+      throw;
+    }
+    DGLINK_TRY(chooseBufferDevice(*Made));
     ze_command_queue_desc_t ListDesc = {};
     ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
     ListDesc.mode = ZE_COMMAND_QUEUE_MODE_DEFAULT;
-    DGLINK_ZE(zeCommandListCreateImmediate, Handle, zeDevice(Device).Device, &ListDesc,
+    DGLINK_ZE(zeCommandListCreateImmediate, Handle, zeDevice(First).Device, &ListDesc,
               &Made->InitList);
     Impl = std::move(Made);
+    return PI_SUCCESS;
+  }
+
+private:
+  // A buffer belongs to the context, not to a device: device memory of the first device
+  // where every other device of the context reaches it as a peer, else host memory.
+  static pi_result chooseBufferDevice(ZeContext &Context) {
+    const ze_device_handle_t First = zeDevice(Context.first()).Device;
+    Context.BufferDevice = First;
+    for (const _pi_device *Device : Context.Devices) {
+      const ze_device_handle_t Other = zeDevice(*Device).Device;
+      if (Other == First)
+        continue;
+      ze_bool_t Reaches = 0;
+      DGLINK_ZE(zeDeviceCanAccessPeer, Other, First, &Reaches);
+      if (Reaches == 0) {
+        logger().debug("level_zero: device '{}' cannot reach '{}''s memory: buffers of the "
+                       "context in host memory",
+                       Device->Description.Name, Context.first().Description.Name);
+        Context.BufferDevice = nullptr;
+        return PI_SUCCESS;
+      }
+    }
     return PI_SUCCESS;
   }
 };

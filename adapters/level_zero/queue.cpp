@@ -1,5 +1,6 @@
-// Queues: in-order, one immediate command list each; every command is one append
-// whose wait list is the request's events and whose signal is the request's event.
+// Queues: in-order, one immediate command list each, on the queue's device; every
+// command is one append whose wait list is the request's events (of any device of the
+// context) and whose signal is the request's event.
 #include "backend.h"
 
 #include <dglink/support/log.h>
@@ -70,14 +71,14 @@ pi_result ZeQueue::usmCopy(void *Dst, const void *Src, size_t Size, const core::
                 });
 }
 
-pi_result ZeQueue::write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
+pi_result ZeQueue::write(const DeviceGlobalLocation &Location, const void *Src, size_t Size,
                          const core::Enqueue &Request) {
-  return usmCopy(devicePointer(Device), Src, Size, Request);
+  return usmCopy(devicePointer(Location), Src, Size, Request);
 }
 
-pi_result ZeQueue::read(void *Dst, const DeviceGlobalLocation &Device, size_t Size,
+pi_result ZeQueue::read(void *Dst, const DeviceGlobalLocation &Location, size_t Size,
                         const core::Enqueue &Request) {
-  return usmCopy(Dst, devicePointer(Device), Size, Request);
+  return usmCopy(Dst, devicePointer(Location), Size, Request);
 }
 
 // The pattern is read when the command runs: the fill blocks, so that the caller's
@@ -103,7 +104,13 @@ pi_result ZeQueue::marker(bool Barrier, const core::Enqueue &Request) {
 pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                           const core::Enqueue &Request) {
   auto &Impl = static_cast<ZeKernel &>(*Kernel.Impl);
-  const _pi_device &Device = Context.Device;
+  // The kernel of the queue's device's module (the core checked that the program was
+  // built for it).
+  const ze_kernel_handle_t Handle = Impl.kernelOf(Device);
+  if (Handle == nullptr)
+    return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                "piEnqueueKernelLaunch: kernel '{}' has no code for device '{}'", clip(Kernel.Name),
+                Device.Description.Name);
   uint32_t Global[3] = {1, 1, 1};
   uint32_t Group[3] = {1, 1, 1};
   for (pi_uint32 D = 0; D < Shape.Dimensions; ++D) {
@@ -118,17 +125,16 @@ pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
   // launch is appended.
   std::lock_guard<std::mutex> Lock(Impl.Mutex);
   if (!Shape.LocalGiven)
-    DGLINK_ZE(zeKernelSuggestGroupSize, Impl.Kernel, Global[0], Global[1], Global[2], &Group[0],
+    DGLINK_ZE(zeKernelSuggestGroupSize, Handle, Global[0], Global[1], Global[2], &Group[0],
               &Group[1], &Group[2]);
-  DGLINK_ZE(zeKernelSetGroupSize, Impl.Kernel, Group[0], Group[1], Group[2]);
+  DGLINK_ZE(zeKernelSetGroupSize, Handle, Group[0], Group[1], Group[2]);
   const ze_group_count_t Groups = {Global[0] / Group[0], Global[1] / Group[1],
                                    Global[2] / Group[2]};
-  const pi_result Result =
-      append("zeCommandListAppendLaunchKernel", Request, false,
-             [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
-               return ze().zeCommandListAppendLaunchKernel(List, Impl.Kernel, &Groups, Signal,
-                                                           NumWaits, Waits);
-             });
+  const pi_result Result = append(
+      "zeCommandListAppendLaunchKernel", Request, false,
+      [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+        return ze().zeCommandListAppendLaunchKernel(List, Handle, &Groups, Signal, NumWaits, Waits);
+      });
   if (Result == PI_ERROR_UNSUPPORTED_FEATURE && !Device.Description.ExecutesKernels)
     return fail(PI_ERROR_UNSUPPORTED_FEATURE,
                 "piEnqueueKernelLaunch: kernel '{}' not run: device '{}' executes no kernels "

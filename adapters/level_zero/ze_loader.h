@@ -24,6 +24,7 @@ namespace dglink::level_zero {
   X(zeDeviceGetMemoryProperties)                                                                   \
   X(zeDeviceGetMemoryAccessProperties)                                                             \
   X(zeDeviceGetCacheProperties)                                                                    \
+  X(zeDeviceCanAccessPeer)                                                                         \
   X(zeContextCreate)                                                                               \
   X(zeContextDestroy)                                                                              \
   X(zeCommandListCreateImmediate)                                                                  \

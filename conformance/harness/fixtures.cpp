@@ -149,8 +149,8 @@ void DeviceTest::twoDeviceContext(pi_device (&Both)[2], ContextHandle &Out) {
     GTEST_SKIP() << "the device's platform has no second device";
   Both[0] = Device;
   Both[1] = Other;
-  // A SYCL runtime's default context holds every device of a platform: every adapter but
-  // Level Zero's makes one.
+  // A SYCL runtime's default context holds every device of a platform: every adapter
+  // makes one (a skip below names an adapter that does not).
   const pi_result Made = piContextCreate(nullptr, 2, Both, Out.out());
   if (Made == PI_ERROR_UNSUPPORTED_FEATURE)
     GTEST_SKIP() << "the adapter makes no context of two devices: " << lastErrorMessage();

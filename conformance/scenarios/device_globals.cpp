@@ -591,9 +591,9 @@ TEST_P(DeviceGlobals, TwoDevicesHaveTheirOwnInstances) {
         &Back[I], 0, nullptr, nullptr));
   EXPECT_EQ(Back[0], Values[0]) << "the second device's write reached the first device";
   EXPECT_EQ(Back[1], Values[1]);
-  DGLINK_REQUIRE_KERNEL_EXECUTION();
   KernelHandle Increment;
   ASSERT_NO_FATAL_FAILURE(createKernel(TwoDeviceProgram.get(), "dg_increment_counter", Increment));
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
   const size_t One = 1;
   ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queues[0].get(), Increment.get(), 1, nullptr, &One,
                                           nullptr, 0, nullptr, nullptr));

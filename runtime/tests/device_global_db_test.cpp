@@ -404,18 +404,23 @@ TEST_P(DeviceGlobalDb, TwoDevicesHaveTheirOwnInstances) {
     EXPECT_EQ(ScopedBack, 200 + I) << "device " << I;
   }
   EXPECT_EQ(Rt->deviceGlobalStats().UsmAllocations, 4u) << "db_shared and db_table per device";
-  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  std::vector<Kernel> Reads;
   for (int I = 0; I < 2; ++I) {
     ProgramRequest Request = request("db_a_read");
     Request.Context = Two.get();
     Request.Device = Both[I];
     Expected<Kernel> Read = Rt->createKernel(Request);
     ASSERT_TRUE(Read.ok()) << Read.status().Message;
+    Reads.push_back(std::move(*Read));
+  }
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  for (int I = 0; I < 2; ++I) {
     std::vector<int32_t> Out;
-    ASSERT_NO_FATAL_FAILURE(run(Two.get(), Queues[I].get(), Read->get(), 19, Out));
+    ASSERT_NO_FATAL_FAILURE(run(Two.get(), Queues[I].get(), Reads[I].get(), 19, Out));
     EXPECT_EQ(Out[0], 100 + I) << "device " << I;
     EXPECT_EQ(Out[1], 200 + I) << "device " << I;
   }
+  Reads.clear();
   Rt->forgetContext(Two.get());
   EXPECT_EQ(Rt->deviceGlobalStats().UsmFrees, 4u) << "the context's buffers went with it";
 }

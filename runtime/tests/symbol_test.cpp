@@ -409,7 +409,6 @@ TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
     ASSERT_NO_FATAL_FAILURE(deviceArray(*Through[I], Array));
     EXPECT_EQ(Array, std::vector<int32_t>(ArrayLength, 30 + I)) << "device " << I;
   }
-  DGLINK_REQUIRE_KERNEL_EXECUTION();
   for (int I = 0; I < 2; ++I) {
     ProgramRequest Request = request("kernel1");
     Request.Context = Two.get();
@@ -421,6 +420,8 @@ TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
                                         Buffer.out()));
     const pi_mem Mem = Buffer.get();
     ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(Read->get(), 0, &Mem));
+    if (!executesKernels())
+      continue; // the kernel is made and its argument set on each device; nothing runs
     const size_t One = 1;
     ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queues[I].get(), Read->get(), 1, nullptr, &One, nullptr,
                                             0, nullptr, nullptr));
@@ -432,6 +433,7 @@ TEST_P(Symbols, TwoDevicesOfOneContextHoldTwoInstances) {
   Through.clear();
   Programs.clear();
   Rt->forgetContext(Two.get());
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
 }
 
 // 16 threads, each on its own two elements, write and read back at once: half share the

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -310,6 +311,202 @@ TEST_F(OnTestDriver, BuildOptionsReachTheDriver) {
   ASSERT_PI_OK(piProgramGetBuildInfo(Program, Device, PI_PROGRAM_BUILD_INFO_STATUS, sizeof(Status),
                                      &Status, nullptr));
   EXPECT_EQ(Status, PI_PROGRAM_BUILD_STATUS_SUCCESS);
+}
+
+// A context of the two devices of a test driver with two (ctest
+// level_zero_adapter_two_devices: DGLINK_ZE_TEST_DEVICES=2; and _no_peers, whose devices
+// do not reach each other's memory): one Level Zero context, a module per device, the
+// queue's device's instance and kernel, USM on the device asked for, buffers and events
+// of every device of the context.
+class OnTwoTestDevices : public OnTestDriver {
+protected:
+  void SetUp() override {
+    OnTestDriver::SetUp();
+    if (HasFatalFailure())
+      return;
+    pi_uint32 Count = 0;
+    ASSERT_PI_OK(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 0, nullptr, &Count));
+    if (Count < 2)
+      GTEST_SKIP() << "the test driver has one device (DGLINK_ZE_TEST_DEVICES unset)";
+    ASSERT_PI_OK(piDevicesGet(Platform, PI_DEVICE_TYPE_ALL, 2, Both, nullptr));
+    ASSERT_EQ(Both[0], Device);
+    ASSERT_PI_OK(piContextCreate(nullptr, 2, Both, &Two));
+    for (int I = 0; I < 2; ++I)
+      ASSERT_PI_OK(piQueueCreate(Two, Both[I], 0, &Queues[I]));
+  }
+  void TearDown() override {
+    for (pi_program Program : TwoDevicePrograms)
+      EXPECT_PI(PI_SUCCESS, piProgramRelease(Program));
+    for (pi_queue Each : Queues)
+      if (Each != nullptr)
+        EXPECT_PI(PI_SUCCESS, piQueueRelease(Each));
+    if (Two != nullptr)
+      EXPECT_PI(PI_SUCCESS, piContextRelease(Two));
+    OnTestDriver::TearDown();
+  }
+  // Bytes as a program of the two-device context, built for both devices.
+  pi_program builtForBoth(const std::vector<uint8_t> &Bytes) {
+    pi_program Program = nullptr;
+    EXPECT_PI(PI_SUCCESS, piProgramCreate(Two, Bytes.data(), Bytes.size(), &Program));
+    if (Program == nullptr)
+      return nullptr;
+    TwoDevicePrograms.push_back(Program);
+    EXPECT_PI(PI_SUCCESS, piProgramBuild(Program, 2, Both, "", nullptr, nullptr));
+    return Program;
+  }
+  static bool peerAccess() {
+    const char *Text = std::getenv("DGLINK_ZE_TEST_PEER_ACCESS");
+    return Text == nullptr || std::strcmp(Text, "0") != 0;
+  }
+
+  pi_device Both[2] = {nullptr, nullptr};
+  pi_context Two = nullptr;
+  pi_queue Queues[2] = {nullptr, nullptr};
+  std::vector<pi_program> TwoDevicePrograms;
+};
+
+// One program, a module per device: each device's write lands in its own instance, and
+// a launch on either queue reaches the driver with that device's kernel (the test
+// driver refuses another device's kernel with ZE_RESULT_ERROR_INVALID_ARGUMENT before
+// it says that it runs none).
+TEST_F(OnTwoTestDevices, EachDeviceHasItsOwnInstanceAndKernel) {
+  pi_uint32 NumDevices = 0;
+  ASSERT_PI_OK(
+      piContextGetInfo(Two, PI_CONTEXT_INFO_NUM_DEVICES, sizeof(NumDevices), &NumDevices, nullptr));
+  EXPECT_EQ(NumDevices, 2u);
+  pi_program Program = builtForBoth(hostAccessModule());
+  ASSERT_NE(Program, nullptr);
+  const int32_t Values[2] = {0x77, 0x88};
+  for (int I = 0; I < 2; ++I) {
+    int32_t Initial = 0;
+    ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queues[I], Program, "the_uid", PI_TRUE, 4, 0,
+                                                      &Initial, 0, nullptr, nullptr));
+    EXPECT_EQ(Initial, 5) << "device " << I;
+    ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableWrite(Queues[I], Program, "the_uid", PI_TRUE, 4, 0,
+                                                       &Values[I], 0, nullptr, nullptr));
+  }
+  for (int I = 0; I < 2; ++I) {
+    int32_t Back = 0;
+    ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queues[I], Program, "the_symbol", PI_TRUE, 4,
+                                                      0, &Back, 0, nullptr, nullptr));
+    EXPECT_EQ(Back, Values[I]) << "device " << I << " sees another device's instance";
+  }
+  pi_kernel Kernel = nullptr;
+  ASSERT_PI_OK(piKernelCreate(Program, "k", &Kernel));
+  void *Null = nullptr;
+  ASSERT_PI_OK(piextKernelSetArgPointer(Kernel, 0, sizeof(Null), &Null));
+  for (int I = 0; I < 2; ++I) {
+    const size_t Global = 4;
+    EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE,
+              piEnqueueKernelLaunch(Queues[I], Kernel, 1, nullptr, &Global, nullptr, 0, nullptr,
+                                    nullptr));
+    EXPECT_NE(lastError().find("executes no kernels"), std::string::npos)
+        << "device " << I << ": " << lastError();
+  }
+  EXPECT_PI(PI_SUCCESS, piKernelRelease(Kernel));
+}
+
+// Compile + link for both devices: the output has code (and the kernel) on each.
+TEST_F(OnTwoTestDevices, LinkMakesCodeForEveryDevice) {
+  const std::vector<uint8_t> Caller =
+      dglink::ze_test::readSpirvFile(DGLINK_ZE_TEST_SPIRV_DIR, "link_caller");
+  const std::vector<uint8_t> Callee =
+      dglink::ze_test::readSpirvFile(DGLINK_ZE_TEST_SPIRV_DIR, "link_callee");
+  if (Caller.empty() || Callee.empty())
+    GTEST_SKIP() << "no link_caller.spv (llvm-spirv-15 missing when dglink was built)";
+  pi_program Inputs[2] = {nullptr, nullptr};
+  const std::vector<uint8_t> *Bytes[2] = {&Caller, &Callee};
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_PI_OK(piProgramCreate(Two, Bytes[I]->data(), Bytes[I]->size(), &Inputs[I]));
+    TwoDevicePrograms.push_back(Inputs[I]);
+    ASSERT_PI_OK(piProgramCompile(Inputs[I], 2, Both, "", 0, nullptr, nullptr, nullptr, nullptr));
+  }
+  pi_program Linked = nullptr;
+  ASSERT_PI_OK(piProgramLink(Two, 2, Both, "", 2, Inputs, nullptr, nullptr, &Linked));
+  TwoDevicePrograms.push_back(Linked);
+  pi_kernel Kernel = nullptr;
+  ASSERT_PI_OK(piKernelCreate(Linked, "link_caller", &Kernel));
+  const size_t Global = 1;
+  EXPECT_PI(
+      PI_ERROR_UNSUPPORTED_FEATURE,
+      piEnqueueKernelLaunch(Queues[1], Kernel, 1, nullptr, &Global, nullptr, 0, nullptr, nullptr));
+  EXPECT_NE(lastError().find("executes no kernels"), std::string::npos) << lastError();
+  EXPECT_PI(PI_SUCCESS, piKernelRelease(Kernel));
+}
+
+// Device USM is allocated on the device asked for: its own queue reaches it, the other
+// device's queue only where the devices are peers (the test driver refuses otherwise).
+TEST_F(OnTwoTestDevices, DeviceUsmIsOnTheDeviceAskedFor) {
+  void *Usm = nullptr;
+  ASSERT_PI_OK(piextUSMDeviceAlloc(&Usm, Two, Both[1], nullptr, 64, 0));
+  const std::vector<uint8_t> Source(64, 0x5C);
+  std::vector<uint8_t> Back(64, 0);
+  ASSERT_PI_OK(
+      piextUSMEnqueueMemcpy(Queues[1], PI_TRUE, Usm, Source.data(), 64, 0, nullptr, nullptr));
+  const pi_result FromOther =
+      piextUSMEnqueueMemcpy(Queues[0], PI_TRUE, Back.data(), Usm, 64, 0, nullptr, nullptr);
+  if (peerAccess()) {
+    EXPECT_EQ(FromOther, PI_SUCCESS) << lastError();
+    EXPECT_EQ(Back, Source);
+  } else {
+    EXPECT_NE(FromOther, PI_SUCCESS) << "device 0 reached device 1's memory without peer access";
+    EXPECT_NE(lastError().find("ZE_RESULT_ERROR_INVALID_ARGUMENT"), std::string::npos)
+        << lastError();
+  }
+  ASSERT_PI_OK(piextUSMFree(Two, Usm));
+}
+
+// A buffer belongs to the context: written on one device's queue, read on the other's,
+// peers or not (device memory of the first device, or host memory).
+TEST_F(OnTwoTestDevices, BufferIsReachedFromEveryDevice) {
+  std::vector<int32_t> Source(256);
+  for (size_t I = 0; I < Source.size(); ++I)
+    Source[I] = static_cast<int32_t>(I * 5 + 1);
+  const size_t Bytes = Source.size() * sizeof(int32_t);
+  pi_mem Buffer = nullptr;
+  ASSERT_PI_OK(piMemBufferCreate(Two, PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_COPY, Bytes,
+                                 Source.data(), &Buffer));
+  std::vector<int32_t> Back(Source.size(), 0);
+  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferRead(Queues[1], Buffer, PI_TRUE, 0, Bytes, Back.data(), 0,
+                                               nullptr, nullptr));
+  EXPECT_EQ(Back, Source);
+  std::reverse(Source.begin(), Source.end());
+  // A non-blocking write on device 1's queue, read on device 0's after its event.
+  pi_event Written = nullptr;
+  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferWrite(Queues[1], Buffer, PI_FALSE, 0, Bytes,
+                                                Source.data(), 0, nullptr, &Written));
+  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferRead(Queues[0], Buffer, PI_TRUE, 0, Bytes, Back.data(), 1,
+                                               &Written, nullptr));
+  EXPECT_EQ(Back, Source);
+  EXPECT_PI(PI_SUCCESS, piEventRelease(Written));
+  EXPECT_PI(PI_SUCCESS, piMemRelease(Buffer));
+}
+
+// Bad input keeps its errors: a queue of a device that is not in the context, and a
+// device global of a program not built for the queue's device.
+TEST_F(OnTwoTestDevices, DevicesOutsideTheContextOrProgramAreRefused) {
+  pi_context OnlySecond = nullptr;
+  ASSERT_PI_OK(piContextCreate(nullptr, 1, &Both[1], &OnlySecond));
+  pi_queue Stray = nullptr;
+  EXPECT_PI(PI_ERROR_INVALID_DEVICE, piQueueCreate(OnlySecond, Both[0], 0, &Stray));
+  EXPECT_EQ(Stray, nullptr);
+  EXPECT_PI(PI_SUCCESS, piContextRelease(OnlySecond));
+
+  const std::vector<uint8_t> Bytes = hostAccessModule();
+  const unsigned char *Binary = Bytes.data();
+  const size_t Length = Bytes.size();
+  pi_program FirstOnly = nullptr;
+  ASSERT_PI_OK(piProgramCreateWithBinary(Two, 1, &Both[0], &Length, &Binary, 0, nullptr, nullptr,
+                                         &FirstOnly));
+  TwoDevicePrograms.push_back(FirstOnly);
+  ASSERT_PI_OK(piProgramBuild(FirstOnly, 1, &Both[0], "", nullptr, nullptr));
+  int32_t Value = 0;
+  ASSERT_PI_OK(piextEnqueueDeviceGlobalVariableRead(Queues[0], FirstOnly, "the_uid", PI_TRUE, 4, 0,
+                                                    &Value, 0, nullptr, nullptr));
+  EXPECT_EQ(Value, 5);
+  EXPECT_PI(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+            piextEnqueueDeviceGlobalVariableRead(Queues[1], FirstOnly, "the_uid", PI_TRUE, 4, 0,
+                                                 &Value, 0, nullptr, nullptr));
 }
 
 // The adapter core's guarantees (handles of the wrong kind or released, capped

@@ -1,7 +1,9 @@
 // The Level Zero test driver through the real Level Zero loader (ctest sets
 // ZE_ENABLE_ALT_DRIVERS to it): that the loader loads it, that it says it is
 // a test driver that runs no kernels, module globals with real storage and the
-// seed's lookup rule, copies and events, dynamic linking and its failures.
+// seed's lookup rule, copies and events, dynamic linking and its failures; with
+// DGLINK_ZE_TEST_DEVICES=2, that memory, modules, command lists and event pools belong
+// to their devices as Level Zero says.
 #include "spirv_builder.h"
 
 #include <level_zero/ze_api.h>
@@ -64,10 +66,11 @@ protected:
     }
   }
 
-  // zeModuleCreate of Bytes; Log gets the build log.
+  // zeModuleCreate of Bytes (for On, else the first device); Log gets the build log.
   ze_result_t createModule(const std::vector<uint8_t> &Bytes, ze_module_handle_t &Module,
                            std::string &Log, const char *Flags = "",
-                           ze_module_format_t Format = ZE_MODULE_FORMAT_IL_SPIRV) {
+                           ze_module_format_t Format = ZE_MODULE_FORMAT_IL_SPIRV,
+                           ze_device_handle_t On = nullptr) {
     ze_module_desc_t Desc = {};
     Desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
     Desc.format = Format;
@@ -76,7 +79,8 @@ protected:
     Desc.pBuildFlags = Flags;
     ze_module_build_log_handle_t BuildLog = nullptr;
     Module = nullptr;
-    const ze_result_t Result = zeModuleCreate(Context, Device, &Desc, &Module, &BuildLog);
+    const ze_result_t Result =
+        zeModuleCreate(Context, On != nullptr ? On : Device, &Desc, &Module, &BuildLog);
     Log = takeLog(BuildLog);
     if (Module != nullptr)
       Modules.push_back(Module);
@@ -398,6 +402,194 @@ TEST_F(TestDriver, BadModulesAndOptionsFailWithALog) {
   EXPECT_NE(Log.find("build option 'garbage'"), std::string::npos) << Log;
   ASSERT_EQ(createModule(Empty.bytes(), Module, Log, "-O2 -cl-std=CL2.0"), ZE_RESULT_SUCCESS)
       << Log;
+}
+
+// A driver of two devices (ctest level_zero_test_driver_two_devices sets
+// DGLINK_ZE_TEST_DEVICES=2): each device has its own memory, modules, command lists and
+// event visibility, as Level Zero says a driver's devices do.
+class TwoTestDevices : public TestDriver {
+protected:
+  void SetUp() override {
+    TestDriver::SetUp();
+    if (HasFatalFailure())
+      return;
+    uint32_t Count = 0;
+    ASSERT_EQ(zeDeviceGet(Driver, &Count, nullptr), ZE_RESULT_SUCCESS);
+    if (Count < 2)
+      GTEST_SKIP() << "the test driver has one device (DGLINK_ZE_TEST_DEVICES unset)";
+    Count = 2;
+    ASSERT_EQ(zeDeviceGet(Driver, &Count, Devices), ZE_RESULT_SUCCESS);
+    ASSERT_EQ(Count, 2u);
+    ASSERT_EQ(Devices[0], Device);
+    ze_command_queue_desc_t ListDesc = {};
+    ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+    ASSERT_EQ(zeCommandListCreateImmediate(Context, Devices[1], &ListDesc, &SecondList),
+              ZE_RESULT_SUCCESS);
+    // A pool of the context with no device listed: visible to every device.
+    ze_event_pool_desc_t PoolDesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                                     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2};
+    ASSERT_EQ(zeEventPoolCreate(Context, &PoolDesc, 0, nullptr, &AllDevicesPool),
+              ZE_RESULT_SUCCESS);
+    ze_event_desc_t EventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                                 ZE_EVENT_SCOPE_FLAG_HOST};
+    ASSERT_EQ(zeEventCreate(AllDevicesPool, &EventDesc, &Shared), ZE_RESULT_SUCCESS);
+  }
+  void TearDown() override {
+    if (Shared != nullptr) {
+      EXPECT_EQ(zeEventDestroy(Shared), ZE_RESULT_SUCCESS);
+    }
+    if (AllDevicesPool != nullptr) {
+      EXPECT_EQ(zeEventPoolDestroy(AllDevicesPool), ZE_RESULT_SUCCESS);
+    }
+    if (SecondList != nullptr) {
+      EXPECT_EQ(zeCommandListDestroy(SecondList), ZE_RESULT_SUCCESS);
+    }
+    TestDriver::TearDown();
+  }
+  static bool peerAccess() {
+    const char *Text = std::getenv("DGLINK_ZE_TEST_PEER_ACCESS");
+    return Text == nullptr || std::strcmp(Text, "0") != 0;
+  }
+
+  ze_device_handle_t Devices[2] = {nullptr, nullptr};
+  ze_command_list_handle_t SecondList = nullptr;
+  ze_event_pool_handle_t AllDevicesPool = nullptr;
+  ze_event_handle_t Shared = nullptr;
+};
+
+// Two devices alike but for their uuid, both saying they are the test driver; peers
+// unless DGLINK_ZE_TEST_PEER_ACCESS=0.
+TEST_F(TwoTestDevices, DevicesAreToldApartAndArePeers) {
+  ze_device_properties_t Properties[2] = {};
+  for (int I = 0; I < 2; ++I) {
+    Properties[I].stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    ASSERT_EQ(zeDeviceGetProperties(Devices[I], &Properties[I]), ZE_RESULT_SUCCESS);
+    EXPECT_NE(std::string(Properties[I].name).find("dglink Level Zero test driver"),
+              std::string::npos);
+    EXPECT_EQ(Properties[I].type, ZE_DEVICE_TYPE_VPU) << "never a GPU";
+    EXPECT_EQ(Properties[I].vendorId, 0u);
+  }
+  EXPECT_NE(std::memcmp(Properties[0].uuid.id, Properties[1].uuid.id, ZE_MAX_DEVICE_UUID_SIZE), 0);
+  ze_bool_t Reaches = 0;
+  ASSERT_EQ(zeDeviceCanAccessPeer(Devices[1], Devices[0], &Reaches), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Reaches != 0, peerAccess());
+  ASSERT_EQ(zeDeviceCanAccessPeer(Devices[1], Devices[1], &Reaches), ZE_RESULT_SUCCESS);
+  EXPECT_NE(Reaches, 0) << "a device reaches its own memory";
+}
+
+// Device memory belongs to the device it was allocated on (zeMemGetAllocProperties says
+// which; host memory to none); a command of the other device reaches it only as a peer.
+TEST_F(TwoTestDevices, DeviceMemoryBelongsToItsDevice) {
+  void *Memory[2] = {nullptr, nullptr};
+  ze_device_mem_alloc_desc_t DeviceDesc = {};
+  DeviceDesc.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_EQ(zeMemAllocDevice(Context, &DeviceDesc, 64, 0, Devices[I], &Memory[I]),
+              ZE_RESULT_SUCCESS);
+    ze_memory_allocation_properties_t Properties = {};
+    Properties.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+    ze_device_handle_t Owner = nullptr;
+    ASSERT_EQ(zeMemGetAllocProperties(Context, Memory[I], &Properties, &Owner), ZE_RESULT_SUCCESS);
+    EXPECT_EQ(Properties.type, ZE_MEMORY_TYPE_DEVICE);
+    EXPECT_EQ(Owner, Devices[I]) << "device " << I;
+  }
+  void *Host = nullptr;
+  ze_host_mem_alloc_desc_t HostDesc = {};
+  HostDesc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+  ASSERT_EQ(zeMemAllocHost(Context, &HostDesc, 64, 0, &Host), ZE_RESULT_SUCCESS);
+  ze_memory_allocation_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+  ze_device_handle_t Owner = Devices[0];
+  ASSERT_EQ(zeMemGetAllocProperties(Context, Host, &Properties, &Owner), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Owner, nullptr);
+
+  const uint32_t Pattern = 0x01020304;
+  EXPECT_EQ(
+      zeCommandListAppendMemoryFill(SecondList, Memory[1], &Pattern, 4, 64, nullptr, 0, nullptr),
+      ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(SecondList, Host, Memory[1], 64, nullptr, 0, nullptr),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(
+      zeCommandListAppendMemoryCopy(SecondList, Memory[0], Memory[1], 64, nullptr, 0, nullptr),
+      peerAccess() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      << "device 1's list writing device 0's memory";
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(List, Host, Memory[1], 64, nullptr, 0, nullptr),
+            peerAccess() ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      << "device 0's list reading device 1's memory";
+  for (void *Each : {Memory[0], Memory[1], Host})
+    EXPECT_EQ(zeMemFree(Context, Each), ZE_RESULT_SUCCESS);
+}
+
+// One image built for each device: two modules, each with its own instance of every
+// global; a kernel runs only on a list of its module's device; modules of different
+// devices do not link.
+TEST_F(TwoTestDevices, ModulesAreCodeOfOneDevice) {
+  const std::vector<uint8_t> Bytes = image("device_globals");
+  SKIP_WITHOUT(Bytes, "device_globals");
+  ze_module_handle_t Module[2] = {nullptr, nullptr};
+  std::string Log;
+  void *Counter[2] = {nullptr, nullptr};
+  for (int I = 0; I < 2; ++I) {
+    ASSERT_EQ(createModule(Bytes, Module[I], Log, "", ZE_MODULE_FORMAT_IL_SPIRV, Devices[I]),
+              ZE_RESULT_SUCCESS)
+        << Log;
+    ASSERT_EQ(zeModuleGetGlobalPointer(Module[I], "dg_counter_uid", nullptr, &Counter[I]),
+              ZE_RESULT_SUCCESS);
+  }
+  EXPECT_NE(Counter[0], Counter[1]) << "the devices share one instance";
+  const int32_t Values[2] = {0x0D00, 0x0D01};
+  ze_command_list_handle_t Lists[2] = {List, SecondList};
+  for (int I = 0; I < 2; ++I)
+    ASSERT_EQ(
+        zeCommandListAppendMemoryCopy(Lists[I], Counter[I], &Values[I], 4, nullptr, 0, nullptr),
+        ZE_RESULT_SUCCESS);
+  for (int I = 0; I < 2; ++I) {
+    int32_t Back = 0;
+    ASSERT_EQ(zeCommandListAppendMemoryCopy(Lists[I], &Back, Counter[I], 4, nullptr, 0, nullptr),
+              ZE_RESULT_SUCCESS);
+    EXPECT_EQ(Back, Values[I]) << "device " << I;
+  }
+
+  ze_kernel_desc_t Desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "dg_read_counter"};
+  ze_kernel_handle_t Kernel = nullptr;
+  ASSERT_EQ(zeKernelCreate(Module[0], &Desc, &Kernel), ZE_RESULT_SUCCESS);
+  const ze_group_count_t Groups = {1, 1, 1};
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(SecondList, Kernel, &Groups, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      << "device 0's kernel on device 1's list";
+  EXPECT_EQ(zeCommandListAppendLaunchKernel(List, Kernel, &Groups, nullptr, 0, nullptr),
+            ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(zeKernelDestroy(Kernel), ZE_RESULT_SUCCESS);
+
+  const std::vector<uint8_t> Caller = image("link_caller"), Callee = image("link_callee");
+  SKIP_WITHOUT(Caller, "link_caller");
+  ze_module_handle_t Inputs[2] = {nullptr, nullptr};
+  ASSERT_EQ(createModule(Caller, Inputs[0], Log, "", ZE_MODULE_FORMAT_IL_SPIRV, Devices[0]),
+            ZE_RESULT_SUCCESS);
+  ASSERT_EQ(createModule(Callee, Inputs[1], Log, "", ZE_MODULE_FORMAT_IL_SPIRV, Devices[1]),
+            ZE_RESULT_SUCCESS);
+  ze_module_build_log_handle_t LinkLog = nullptr;
+  EXPECT_EQ(zeModuleDynamicLink(2, Inputs, &LinkLog), ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+  Log = takeLog(LinkLog);
+  EXPECT_NE(Log.find("module 1 is code of device 1, module 0 of device 0"), std::string::npos)
+      << Log;
+}
+
+// An event may be signaled or waited for by a list of a device its pool is visible to:
+// the fixture's pool lists device 0 only, a pool listing none is visible to both.
+TEST_F(TwoTestDevices, EventsAreUsableWhereTheirPoolIsVisible) {
+  int32_t Source = 7, Target = 0;
+  EXPECT_EQ(zeCommandListAppendMemoryCopy(SecondList, &Target, &Source, 4, Events[0], 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(zeCommandListAppendMemoryCopy(List, &Target, &Source, 4, Events[0], 0, nullptr),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeCommandListAppendBarrier(SecondList, nullptr, 1, &Events[0]),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(zeCommandListAppendMemoryCopy(List, &Target, &Source, 4, Shared, 0, nullptr),
+            ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeCommandListAppendBarrier(SecondList, nullptr, 1, &Shared), ZE_RESULT_SUCCESS)
+      << "an event of device 0's list orders device 1's";
+  EXPECT_EQ(Target, 7);
 }
 
 } // namespace

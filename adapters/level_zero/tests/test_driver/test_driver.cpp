@@ -1,9 +1,11 @@
 // libdglink_ze_test_driver: a Level Zero driver for TESTS ONLY, loaded by the
 // real Level Zero loader through ZE_ENABLE_ALT_DRIVERS. It keeps everything in
-// host memory: one device that says in its name (and through the driver
-// extension "dglink_test_driver_no_kernel_execution") that it executes no
-// kernels; contexts, immediate command lists that run copies and fills at
-// once, events, USM, and modules read from SPIR-V with real storage for their
+// host memory: one device (DGLINK_ZE_TEST_DEVICES=N: N devices of the one
+// driver) that says in its name (and through the driver extension
+// "dglink_test_driver_no_kernel_execution") that it executes no kernels;
+// contexts of the driver, immediate command lists of one device that run copies
+// and fills at once, events, USM owned by the device it was allocated on, and
+// modules of one device read from SPIR-V with real storage for their
 // program-scope variables (one segment per module), zeModuleGetGlobalPointer
 // (HostAccessINTEL name first, then the export name) and zeModuleDynamicLink.
 // Kernel launches are refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
@@ -42,16 +44,22 @@ using dglink::ze_test::SpirvModule;
 static const char NativeTag[8] = {'D', 'G', 'L', 'Z', 'N', 'A', 'T', '1'};
 
 struct _ze_driver_handle_t {};
-struct _ze_device_handle_t {};
+struct _ze_device_handle_t {
+  uint32_t Index = 0; // its place in zeDeviceGet's list
+};
 struct _ze_context_handle_t {};
 struct _ze_command_list_handle_t {
   _ze_context_handle_t *Context = nullptr;
-  std::mutex Mutex; // commands of one list run one at a time, in order
+  _ze_device_handle_t *Device = nullptr; // the device its commands run on
+  std::mutex Mutex;                      // commands of one list run one at a time, in order
 };
 struct _ze_event_pool_handle_t {
+  _ze_context_handle_t *Context = nullptr;
   uint32_t Count = 0;
   std::mutex Mutex;
   std::vector<bool> Used;
+  // The devices the pool is visible to (zeEventPoolCreate's list); empty: every device.
+  std::vector<_ze_device_handle_t *> Devices;
 };
 struct _ze_event_handle_t {
   _ze_event_pool_handle_t *Pool = nullptr;
@@ -73,6 +81,7 @@ struct GlobalStorage {
 } // namespace
 
 struct _ze_module_handle_t {
+  _ze_device_handle_t *Device = nullptr; // a module is code for one device
   SpirvModule Spirv;
   std::vector<uint8_t> Il;
   std::string BuildFlags;
@@ -99,14 +108,29 @@ struct _ze_kernel_handle_t {
 namespace {
 
 _ze_driver_handle_t TheDriver;
-_ze_device_handle_t TheDevice;
+// The driver's devices: DGLINK_ZE_TEST_DEVICES of them (1 where unset), read by zeInit.
+constexpr uint32_t MaxDevices = 16;
+_ze_device_handle_t TheDevices[MaxDevices];
+uint32_t DeviceCount = 1;
+// Whether the devices reach each other's memory (DGLINK_ZE_TEST_PEER_ACCESS).
+bool PeerAccess = true;
+
+// Whether Device is one of the driver's devices (and not null).
+bool isDevice(ze_device_handle_t Device) {
+  for (uint32_t I = 0; I < DeviceCount; ++I)
+    if (Device == &TheDevices[I])
+      return true;
+  return false;
+}
 
 // Every allocation the driver made (USM, and each module's segment of globals), so
-// that a copy touching one is checked against its end.
+// that a copy touching one is checked against its end. Device memory, shared memory
+// and a module's globals belong to one device (Owner); host memory to none.
 struct Allocation {
   size_t Size = 0;
   ze_memory_type_t Type = ZE_MEMORY_TYPE_UNKNOWN;
   bool ModuleGlobal = false;
+  _ze_device_handle_t *Owner = nullptr;
 };
 std::mutex AllocationsMutex;
 std::map<const uint8_t *, Allocation> Allocations;
@@ -135,18 +159,32 @@ bool release(void *Pointer, bool ModuleGlobal) {
   return true;
 }
 
-// A range that starts inside a known allocation must end inside it.
-bool rangeFits(const void *Pointer, size_t Size) {
+// A range that a command of device On touches: where it starts inside a known
+// allocation it must end inside it (else ZE_RESULT_ERROR_INVALID_SIZE), and memory of
+// another device is reached only where the devices are peers (else
+// ZE_RESULT_ERROR_INVALID_ARGUMENT).
+ze_result_t checkRange(const _ze_device_handle_t *On, const void *Pointer, size_t Size) {
   const auto *Start = static_cast<const uint8_t *>(Pointer);
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
   auto It = Allocations.upper_bound(Start);
   if (It == Allocations.begin())
-    return true;
+    return ZE_RESULT_SUCCESS;
   --It;
   const size_t Offset = static_cast<size_t>(Start - It->first);
   if (Offset >= It->second.Size)
-    return true; // host memory after that allocation: not the driver's to check
-  return Size <= It->second.Size - Offset;
+    return ZE_RESULT_SUCCESS; // host memory after that allocation: not the driver's to check
+  if (Size > It->second.Size - Offset)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (It->second.Owner != nullptr && It->second.Owner != On && !PeerAccess)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Both sides of a copy, as checkRange.
+ze_result_t checkRanges(const _ze_device_handle_t *On, const void *Dst, const void *Src,
+                        size_t Size) {
+  const ze_result_t Result = checkRange(On, Dst, Size);
+  return Result != ZE_RESULT_SUCCESS ? Result : checkRange(On, Src, Size);
 }
 
 template <typename T> bool isPowerOfTwo(T Value) {
@@ -200,8 +238,38 @@ bool readModuleFlags(ze_device_module_flags_t &Flags, std::string &Bad) {
 
 ze_device_module_flags_t ModuleFlags = 0;
 
-// A flag list with a typo fails zeInit, so that no test passes on a device it did not
-// ask for: the loader then has no driver, and the adapter reports no platform.
+// How many devices the driver has: DGLINK_ZE_TEST_DEVICES, 1 to MaxDevices (unset: 1).
+// False for anything else.
+bool readDeviceCount(uint32_t &Count) {
+  const char *Text = std::getenv("DGLINK_ZE_TEST_DEVICES");
+  if (Text == nullptr) {
+    Count = 1;
+    return true;
+  }
+  char *End = nullptr;
+  const unsigned long Value = std::strtoul(Text, &End, 10);
+  if (End == Text || *End != '\0' || Value == 0 || Value > MaxDevices)
+    return false;
+  Count = static_cast<uint32_t>(Value);
+  return true;
+}
+
+// Whether the devices reach each other's memory (zeDeviceCanAccessPeer):
+// DGLINK_ZE_TEST_PEER_ACCESS=0 says they do not (unset or 1: they do, as GPUs joined by
+// a fabric). False for another value.
+bool readPeerAccess(bool &Access) {
+  const char *Text = std::getenv("DGLINK_ZE_TEST_PEER_ACCESS");
+  if (Text == nullptr || std::strcmp(Text, "1") == 0) {
+    Access = true;
+    return true;
+  }
+  Access = false;
+  return std::strcmp(Text, "0") == 0;
+}
+
+// A flag list with a typo (or a device count, or a peer-access word, that is none)
+// fails zeInit, so that no test passes on a device it did not ask for: the loader then
+// has no driver, and the adapter reports no platform.
 ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
   if (Flags > 3)
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -213,6 +281,21 @@ ze_result_t ZE_APICALL init(ze_init_flags_t Flags) {
                  Bad.c_str());
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
+  if (!readDeviceCount(DeviceCount)) {
+    std::fprintf(stderr,
+                 "dglink Level Zero test driver: DGLINK_ZE_TEST_DEVICES: '%s' is not a number "
+                 "of devices from 1 to %u\n",
+                 std::getenv("DGLINK_ZE_TEST_DEVICES"), MaxDevices);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  if (!readPeerAccess(PeerAccess)) {
+    std::fprintf(stderr,
+                 "dglink Level Zero test driver: DGLINK_ZE_TEST_PEER_ACCESS: '%s' is not 0 or 1\n",
+                 std::getenv("DGLINK_ZE_TEST_PEER_ACCESS"));
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  for (uint32_t I = 0; I < MaxDevices; ++I)
+    TheDevices[I].Index = I;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -267,9 +350,25 @@ ze_result_t ZE_APICALL deviceGet(ze_driver_handle_t Driver, uint32_t *Count,
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Count == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (Devices != nullptr && *Count >= 1)
-    Devices[0] = &TheDevice;
-  *Count = 1;
+  if (Devices != nullptr) {
+    *Count = std::min(*Count, DeviceCount);
+    for (uint32_t I = 0; I < *Count; ++I)
+      Devices[I] = &TheDevices[I];
+    return ZE_RESULT_SUCCESS;
+  }
+  *Count = DeviceCount;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Devices of the driver reach each other's memory unless DGLINK_ZE_TEST_PEER_ACCESS=0
+// (a device always reaches its own).
+ze_result_t ZE_APICALL deviceCanAccessPeer(ze_device_handle_t Device, ze_device_handle_t Peer,
+                                           ze_bool_t *Value) {
+  if (!isDevice(Device) || !isDevice(Peer))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Value == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Value = Device == Peer || PeerAccess ? 1 : 0;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -285,7 +384,7 @@ ze_result_t ZE_APICALL deviceGetSubDevices(ze_device_handle_t Device, uint32_t *
 
 ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
                                            ze_device_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -298,6 +397,9 @@ ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
   Properties->type = ZE_DEVICE_TYPE_VPU;
   Properties->vendorId = 0;
   Properties->deviceId = 0;
+  // One uuid per device, so that a runtime tells the devices apart.
+  std::memcpy(Properties->uuid.id, "dglink-ze-test", 14);
+  Properties->uuid.id[ZE_MAX_DEVICE_UUID_SIZE - 1] = static_cast<uint8_t>(Device->Index);
   Properties->maxMemAllocSize = uint64_t(1) << 30;
   Properties->numThreadsPerEU = 1;
   Properties->physicalEUSimdWidth = 1;
@@ -310,7 +412,7 @@ ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
 
 ze_result_t ZE_APICALL deviceGetComputeProperties(ze_device_handle_t Device,
                                                   ze_device_compute_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -328,7 +430,7 @@ ze_result_t ZE_APICALL deviceGetComputeProperties(ze_device_handle_t Device,
 
 ze_result_t ZE_APICALL deviceGetModuleProperties(ze_device_handle_t Device,
                                                  ze_device_module_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -352,7 +454,7 @@ ze_result_t ZE_APICALL deviceGetModuleProperties(ze_device_handle_t Device,
 
 ze_result_t ZE_APICALL deviceGetCommandQueueGroupProperties(
     ze_device_handle_t Device, uint32_t *Count, ze_command_queue_group_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Count == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -368,7 +470,7 @@ ze_result_t ZE_APICALL deviceGetCommandQueueGroupProperties(
 
 ze_result_t ZE_APICALL deviceGetMemoryProperties(ze_device_handle_t Device, uint32_t *Count,
                                                  ze_device_memory_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Count == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -386,7 +488,7 @@ ze_result_t ZE_APICALL deviceGetMemoryProperties(ze_device_handle_t Device, uint
 // Host memory and nothing of its own in front of it: no cache to list.
 ze_result_t ZE_APICALL deviceGetCacheProperties(ze_device_handle_t Device, uint32_t *Count,
                                                 ze_device_cache_properties_t *) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Count == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -396,7 +498,7 @@ ze_result_t ZE_APICALL deviceGetCacheProperties(ze_device_handle_t Device, uint3
 
 ze_result_t ZE_APICALL deviceGetMemoryAccessProperties(
     ze_device_handle_t Device, ze_device_memory_access_properties_t *Properties) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Properties == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -430,7 +532,7 @@ ze_result_t ZE_APICALL contextDestroy(ze_context_handle_t Context) {
 // ---- memory ----
 
 ze_result_t allocateUsm(ze_context_handle_t Context, size_t Size, size_t Alignment,
-                        ze_memory_type_t Type, void **Out) {
+                        ze_memory_type_t Type, ze_device_handle_t Owner, void **Out) {
   if (Context == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Out == nullptr)
@@ -441,6 +543,7 @@ ze_result_t allocateUsm(ze_context_handle_t Context, size_t Size, size_t Alignme
     return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
   Allocation Info;
   Info.Type = Type;
+  Info.Owner = Owner;
   uint8_t *Bytes = allocate(Size, Alignment, Info);
   if (Bytes == nullptr)
     return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -451,11 +554,11 @@ ze_result_t allocateUsm(ze_context_handle_t Context, size_t Size, size_t Alignme
 ze_result_t ZE_APICALL memAllocDevice(ze_context_handle_t Context,
                                       const ze_device_mem_alloc_desc_t *Desc, size_t Size,
                                       size_t Alignment, ze_device_handle_t Device, void **Out) {
-  if (Device != &TheDevice)
+  if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Desc == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_DEVICE, Out);
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_DEVICE, Device, Out);
 }
 
 ze_result_t ZE_APICALL memAllocHost(ze_context_handle_t Context,
@@ -463,18 +566,18 @@ ze_result_t ZE_APICALL memAllocHost(ze_context_handle_t Context,
                                     size_t Alignment, void **Out) {
   if (Desc == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_HOST, Out);
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_HOST, nullptr, Out);
 }
 
 ze_result_t ZE_APICALL memAllocShared(ze_context_handle_t Context,
                                       const ze_device_mem_alloc_desc_t *DeviceDesc,
                                       const ze_host_mem_alloc_desc_t *HostDesc, size_t Size,
                                       size_t Alignment, ze_device_handle_t Device, void **Out) {
-  if (Device != nullptr && Device != &TheDevice)
+  if (Device != nullptr && !isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (DeviceDesc == nullptr || HostDesc == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_SHARED, Out);
+  return allocateUsm(Context, Size, Alignment, ZE_MEMORY_TYPE_SHARED, Device, Out);
 }
 
 ze_result_t ZE_APICALL memFree(ze_context_handle_t Context, void *Pointer) {
@@ -495,6 +598,7 @@ ze_result_t ZE_APICALL memGetAllocProperties(ze_context_handle_t Context, const 
   Properties->type = ZE_MEMORY_TYPE_UNKNOWN;
   Properties->id = 0;
   Properties->pageSize = 4096;
+  ze_device_handle_t Owner = nullptr;
   {
     std::lock_guard<std::mutex> Lock(AllocationsMutex);
     const auto *Start = static_cast<const uint8_t *>(Pointer);
@@ -504,26 +608,35 @@ ze_result_t ZE_APICALL memGetAllocProperties(ze_context_handle_t Context, const 
       if (static_cast<size_t>(Start - It->first) < It->second.Size && !It->second.ModuleGlobal) {
         Properties->type = It->second.Type;
         Properties->id = reinterpret_cast<uintptr_t>(It->first);
+        Owner = It->second.Owner;
       }
     }
   }
+  // The device the memory was allocated on; none for host memory.
   if (Device != nullptr)
-    *Device = Properties->type == ZE_MEMORY_TYPE_UNKNOWN ? nullptr : &TheDevice;
+    *Device = Owner;
   return ZE_RESULT_SUCCESS;
 }
 
 // ---- events ----
 
+// The pool is visible to the devices listed (none listed: every device of the driver);
+// its events may be signaled and waited for only by command lists of those devices.
 ze_result_t ZE_APICALL eventPoolCreate(ze_context_handle_t Context,
-                                       const ze_event_pool_desc_t *Desc, uint32_t,
-                                       ze_device_handle_t *, ze_event_pool_handle_t *Out) {
+                                       const ze_event_pool_desc_t *Desc, uint32_t NumDevices,
+                                       ze_device_handle_t *Devices, ze_event_pool_handle_t *Out) {
   if (Context == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (Desc == nullptr || Out == nullptr)
+  if (Desc == nullptr || Out == nullptr || (NumDevices != 0 && Devices == nullptr))
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (Desc->count == 0)
     return ZE_RESULT_ERROR_INVALID_SIZE;
+  for (uint32_t I = 0; I < NumDevices; ++I)
+    if (!isDevice(Devices[I]))
+      return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   auto *Pool = new _ze_event_pool_handle_t();
+  Pool->Context = Context;
+  Pool->Devices.assign(Devices, Devices + NumDevices);
   Pool->Count = Desc->count;
   Pool->Used.assign(Desc->count, false);
   *Out = Pool;
@@ -604,7 +717,7 @@ ze_result_t ZE_APICALL commandListCreateImmediate(ze_context_handle_t Context,
                                                   ze_device_handle_t Device,
                                                   const ze_command_queue_desc_t *Desc,
                                                   ze_command_list_handle_t *Out) {
-  if (Context == nullptr || Device != &TheDevice)
+  if (Context == nullptr || !isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Desc == nullptr || Out == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -612,6 +725,7 @@ ze_result_t ZE_APICALL commandListCreateImmediate(ze_context_handle_t Context,
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   auto *List = new _ze_command_list_handle_t();
   List->Context = Context;
+  List->Device = Device;
   *Out = List;
   return ZE_RESULT_SUCCESS;
 }
@@ -623,13 +737,27 @@ ze_result_t ZE_APICALL commandListDestroy(ze_command_list_handle_t List) {
   return ZE_RESULT_SUCCESS;
 }
 
+// Whether a command of List may signal or wait for Event: the event's pool is of the
+// list's context and visible to the list's device.
+bool usableOn(const _ze_command_list_handle_t &List, const _ze_event_handle_t &Event) {
+  const _ze_event_pool_handle_t &Pool = *Event.Pool;
+  return Pool.Context == List.Context &&
+         (Pool.Devices.empty() ||
+          std::find(Pool.Devices.begin(), Pool.Devices.end(), List.Device) != Pool.Devices.end());
+}
+
 // The checks every append makes on its events before running.
-ze_result_t checkWaits(uint32_t NumWait, ze_event_handle_t *Wait) {
+ze_result_t checkEvents(const _ze_command_list_handle_t &List, ze_event_handle_t Signal,
+                        uint32_t NumWait, ze_event_handle_t *Wait) {
   if (NumWait != 0 && Wait == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Signal != nullptr && !usableOn(List, *Signal))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (uint32_t I = 0; I < NumWait; ++I) {
     if (Wait[I] == nullptr)
       return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!usableOn(List, *Wait[I]))
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     // Nothing will ever signal it but the host: running now would reorder.
     if (!Wait[I]->Signaled)
       return ZE_RESULT_ERROR_NOT_AVAILABLE;
@@ -647,7 +775,7 @@ ze_result_t ZE_APICALL appendBarrier(ze_command_list_handle_t List, ze_event_han
   if (List == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+  if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
     return Result;
   signal(Signal);
   return ZE_RESULT_SUCCESS;
@@ -661,10 +789,10 @@ ze_result_t ZE_APICALL appendMemoryCopy(ze_command_list_handle_t List, void *Dst
   if (Dst == nullptr || Src == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+  if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
     return Result;
-  if (!rangeFits(Dst, Size) || !rangeFits(Src, Size))
-    return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (ze_result_t Result = checkRanges(List->Device, Dst, Src, Size); Result != ZE_RESULT_SUCCESS)
+    return Result;
   if (Size != 0)
     std::memmove(Dst, Src, Size);
   signal(Signal);
@@ -691,7 +819,7 @@ ze_result_t ZE_APICALL appendMemoryCopyRegion(ze_command_list_handle_t List, voi
       uint64_t{SrcSlicePitch} < uint64_t{SrcPitch} * SrcRegion->height)
     return ZE_RESULT_ERROR_INVALID_SIZE;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+  if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
     return Result;
   const auto at = [](const ze_copy_region_t &Region, uint64_t Pitch, uint64_t SlicePitch,
                      uint32_t Row, uint32_t Slice) {
@@ -703,8 +831,9 @@ ze_result_t ZE_APICALL appendMemoryCopyRegion(ze_command_list_handle_t List, voi
       auto *To = static_cast<uint8_t *>(Dst) + at(*DstRegion, DstPitch, DstSlicePitch, Row, Slice);
       const auto *From =
           static_cast<const uint8_t *>(Src) + at(*SrcRegion, SrcPitch, SrcSlicePitch, Row, Slice);
-      if (!rangeFits(To, SrcRegion->width) || !rangeFits(From, SrcRegion->width))
-        return ZE_RESULT_ERROR_INVALID_SIZE;
+      if (ze_result_t Result = checkRanges(List->Device, To, From, SrcRegion->width);
+          Result != ZE_RESULT_SUCCESS)
+        return Result;
     }
   for (uint32_t Slice = 0; Slice < SrcRegion->depth; ++Slice)
     for (uint32_t Row = 0; Row < SrcRegion->height; ++Row)
@@ -727,10 +856,10 @@ ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Poi
   if (!isPowerOfTwo(PatternSize) || PatternSize > 128 || Size % PatternSize != 0)
     return ZE_RESULT_ERROR_INVALID_SIZE;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  if (ze_result_t Result = checkWaits(NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+  if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
     return Result;
-  if (!rangeFits(Pointer, Size))
-    return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (ze_result_t Result = checkRange(List->Device, Pointer, Size); Result != ZE_RESULT_SUCCESS)
+    return Result;
   auto *Bytes = static_cast<uint8_t *>(Pointer);
   for (size_t Offset = 0; Offset < Size; Offset += PatternSize)
     std::memcpy(Bytes + Offset, Pattern, PatternSize);
@@ -741,6 +870,8 @@ ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Poi
 ze_result_t ZE_APICALL appendSignalEvent(ze_command_list_handle_t List, ze_event_handle_t Event) {
   if (List == nullptr || Event == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!usableOn(*List, *Event))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   std::lock_guard<std::mutex> Lock(List->Mutex);
   signal(Event);
   return ZE_RESULT_SUCCESS;
@@ -751,24 +882,34 @@ ze_result_t ZE_APICALL appendWaitOnEvents(ze_command_list_handle_t List, uint32_
   if (List == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  return checkWaits(NumWait, Wait);
+  return checkEvents(*List, nullptr, NumWait, Wait);
 }
 
 ze_result_t ZE_APICALL appendEventReset(ze_command_list_handle_t List, ze_event_handle_t Event) {
   if (List == nullptr || Event == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!usableOn(*List, *Event))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   Event->Signaled = false;
   return ZE_RESULT_SUCCESS;
 }
 
-// The one thing this driver does not do.
+// The one thing this driver does not do. What it checks first: the kernel is code of
+// the list's device (a module is built for one device), and the events.
 ze_result_t ZE_APICALL appendLaunchKernel(ze_command_list_handle_t List, ze_kernel_handle_t Kernel,
-                                          const ze_group_count_t *Groups, ze_event_handle_t,
-                                          uint32_t, ze_event_handle_t *) {
+                                          const ze_group_count_t *Groups, ze_event_handle_t Signal,
+                                          uint32_t NumWait, ze_event_handle_t *Wait) {
   if (List == nullptr || Kernel == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Groups == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Kernel->Module->Device != List->Device)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (Signal != nullptr && !usableOn(*List, *Signal))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (uint32_t I = 0; I < NumWait && Wait != nullptr; ++I)
+    if (Wait[I] != nullptr && !usableOn(*List, *Wait[I]))
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
@@ -830,6 +971,7 @@ bool allocateGlobals(_ze_module_handle_t &Module) {
     return true;
   Allocation Info;
   Info.ModuleGlobal = true;
+  Info.Owner = Module.Device; // a module's globals are memory of its device
   Module.Segment = allocate(static_cast<size_t>(End), Alignment, Info);
   if (Module.Segment == nullptr)
     return false;
@@ -847,7 +989,7 @@ bool allocateGlobals(_ze_module_handle_t &Module) {
 ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handle_t Device,
                                     const ze_module_desc_t *Desc, ze_module_handle_t *Out,
                                     ze_module_build_log_handle_t *BuildLog) {
-  if (Context == nullptr || Device != &TheDevice)
+  if (Context == nullptr || !isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Desc == nullptr || Out == nullptr || Desc->pInputModule == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -869,6 +1011,7 @@ ze_result_t ZE_APICALL moduleCreate(ze_context_handle_t Context, ze_device_handl
     return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
   }
   auto Module = std::make_unique<_ze_module_handle_t>();
+  Module->Device = Device;
   std::string Error;
   if (!readSpirvModule(Input, Size, Module->Spirv, Error)) {
     makeLog(BuildLog, "error: " + Error + "\n");
@@ -915,6 +1058,14 @@ ze_result_t ZE_APICALL moduleDynamicLink(uint32_t NumModules, ze_module_handle_t
   for (uint32_t I = 0; I < NumModules; ++I)
     if (Modules[I] == nullptr)
       return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // Code of one device links with code of the same device only.
+  for (uint32_t I = 1; I < NumModules; ++I)
+    if (Modules[I]->Device != Modules[0]->Device) {
+      makeLog(LinkLog, "error: module " + std::to_string(I) + " is code of device " +
+                           std::to_string(Modules[I]->Device->Index) + ", module 0 of device " +
+                           std::to_string(Modules[0]->Device->Index) + "\n");
+      return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    }
   std::map<std::string, std::vector<uint32_t>> Exporters;
   for (uint32_t I = 0; I < NumModules; ++I)
     for (const std::string &Name : Modules[I]->Spirv.exports())
@@ -1192,6 +1343,7 @@ DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
   Table->pfnGetMemoryProperties = deviceGetMemoryProperties;
   Table->pfnGetCacheProperties = deviceGetCacheProperties;
   Table->pfnGetMemoryAccessProperties = deviceGetMemoryAccessProperties;
+  Table->pfnCanAccessPeer = deviceCanAccessPeer;
 })
 DGLINK_TABLE(zeGetContextProcAddrTable, ze_context_dditable_t, {
   Table->pfnCreate = contextCreate;
