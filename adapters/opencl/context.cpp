@@ -51,6 +51,16 @@ std::vector<void *> ClContext::usmAllocations() {
 
 namespace dglink::opencl {
 
+namespace {
+
+// One answer of clGet*Info of an OpenCL object into Out (a handle or a scalar).
+template <typename T, typename Object, typename Param, typename Query>
+cl_int infoOf(Query &&Get, Object Of, Param Name, T &Out) {
+  return Get(Of, Name, sizeof(T), &Out, nullptr); // NOLINT(bugprone-sizeof-expression)
+}
+
+} // namespace
+
 // Memory the core has no record of: cl_intel_unified_shared_memory's driver knows every
 // USM allocation of the context (SVM has no such query).
 bool ClContext::usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) {
@@ -66,7 +76,8 @@ bool ClContext::usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out
                                 nullptr) != CL_SUCCESS ||
       IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_SIZE_INTEL, sizeof(Size), &Size,
                                 nullptr) != CL_SUCCESS ||
-      IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_DEVICE_INTEL, sizeof(Device),
+      IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_DEVICE_INTEL,
+                                sizeof(cl_device_id), // NOLINT(bugprone-sizeof-expression)
                                 &Device, nullptr) != CL_SUCCESS)
     return false;
   switch (Type) {
@@ -98,7 +109,7 @@ pi_result ClContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
                                 _pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
   auto *NativeQueue = reinterpret_cast<cl_command_queue>(Native);
   cl_context Of = nullptr;
-  cl_int Error = clGetCommandQueueInfo(NativeQueue, CL_QUEUE_CONTEXT, sizeof(Of), &Of, nullptr);
+  cl_int Error = infoOf(clGetCommandQueueInfo, NativeQueue, CL_QUEUE_CONTEXT, Of);
   if (Error != CL_SUCCESS)
     return fail(toPiResult(Error) == PI_ERROR_INVALID_QUEUE ? PI_ERROR_INVALID_VALUE
                                                             : toPiResult(Error),
@@ -111,7 +122,7 @@ pi_result ClContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
                 Function);
   cl_device_id DeviceId = nullptr;
   cl_command_queue_properties Properties = 0;
-  Error = clGetCommandQueueInfo(NativeQueue, CL_QUEUE_DEVICE, sizeof(DeviceId), &DeviceId, nullptr);
+  Error = infoOf(clGetCommandQueueInfo, NativeQueue, CL_QUEUE_DEVICE, DeviceId);
   if (Error == CL_SUCCESS)
     Error = clGetCommandQueueInfo(NativeQueue, CL_QUEUE_PROPERTIES, sizeof(Properties), &Properties,
                                   nullptr);
@@ -147,7 +158,7 @@ pi_result ClContext::adoptEvent(const char *Function, uintptr_t Native, bool Own
                                 std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) {
   auto *NativeEvent = reinterpret_cast<cl_event>(Native);
   cl_context Of = nullptr;
-  cl_int Error = clGetEventInfo(NativeEvent, CL_EVENT_CONTEXT, sizeof(Of), &Of, nullptr);
+  cl_int Error = infoOf(clGetEventInfo, NativeEvent, CL_EVENT_CONTEXT, Of);
   if (Error != CL_SUCCESS)
     return fail(PI_ERROR_INVALID_VALUE,
                 "{}: native handle {:#x} is no OpenCL event (clGetEventInfo: {})", Function, Native,
@@ -156,7 +167,7 @@ pi_result ClContext::adoptEvent(const char *Function, uintptr_t Native, bool Own
     return fail(PI_ERROR_INVALID_CONTEXT,
                 "{}: the event belongs to another OpenCL context than the context's", Function);
   cl_command_queue Queue = nullptr;
-  Error = clGetEventInfo(NativeEvent, CL_EVENT_COMMAND_QUEUE, sizeof(Queue), &Queue, nullptr);
+  Error = infoOf(clGetEventInfo, NativeEvent, CL_EVENT_COMMAND_QUEUE, Queue);
   if (Error != CL_SUCCESS)
     return clFailure(Error, Function, "clGetEventInfo");
   if (!Owned) {

@@ -49,12 +49,18 @@ ur_event_status_t statusOf(ur_event_handle_t Event) {
   return Status;
 }
 
+// A handle's size for a *GetInfo query (a pointer: what the query writes).
+template <typename Handle> constexpr size_t handleBytes() {
+  return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
+}
+
 // ---- USM prefetch and advice ----
 
 class UrUsmHints : public QueueTest {};
 
 // Each hint is a command with its event that completes; the bytes stay what they were.
-// Bad input gets the codes UR's spec lists.
+// Bad input gets the codes UR's spec lists (null handles are the loader's to route: with
+// several adapters loaded it reads them, so UR's CTS checks those with one).
 TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
   if (usmMechanism() == PI_USM_MECHANISM_NONE)
     GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
@@ -132,8 +138,6 @@ TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
             UR_RESULT_ERROR_INVALID_SIZE);
   EXPECT_EQ(urEnqueueUSMAdvise(Q, Usm, Bytes, 1u << 20, nullptr),
             UR_RESULT_ERROR_INVALID_ENUMERATION);
-  EXPECT_EQ(urEnqueueUSMAdvise(nullptr, Usm, Bytes, UR_USM_ADVICE_FLAG_DEFAULT, nullptr),
-            UR_RESULT_ERROR_INVALID_NULL_HANDLE);
   EXPECT_EQ(urUSMFree(asUr(Context.get()), Usm), UR_RESULT_SUCCESS);
 }
 
@@ -214,9 +218,6 @@ TEST_P(UrKernelQueries, GroupAndSubGroupInfoFromTheDriver) {
   EXPECT_EQ(urKernelGetSubGroupInfo(K, D, UR_KERNEL_SUB_GROUP_INFO_FORCE_UINT32, sizeof(uint32_t),
                                     &Small, nullptr),
             UR_RESULT_ERROR_INVALID_ENUMERATION);
-  EXPECT_EQ(urKernelGetSubGroupInfo(nullptr, D, UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE,
-                                    sizeof(uint32_t), &Small, nullptr),
-            UR_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 
 DGLINK_INSTANTIATE_FOR_DEVICES(UrKernelQueries);
@@ -234,11 +235,13 @@ TEST_P(UrFromNative, EventOfNoCommand) {
       << urMessage(Platform);
   EXPECT_EQ(statusOf(Event), UR_EVENT_STATUS_COMPLETE);
   ur_context_handle_t Of = nullptr;
-  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_CONTEXT, sizeof(Of), &Of, nullptr),
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_CONTEXT, handleBytes<ur_context_handle_t>(), &Of,
+                           nullptr),
             UR_RESULT_SUCCESS);
   EXPECT_EQ(Of, asUr(Context.get()));
   ur_queue_handle_t OfQueue = asUr(Queue.get());
-  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_QUEUE, sizeof(OfQueue), &OfQueue, nullptr),
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &OfQueue, nullptr),
             UR_RESULT_SUCCESS);
   EXPECT_EQ(OfQueue, nullptr);
   EXPECT_EQ(urEventWait(1, &Event), UR_RESULT_SUCCESS);
@@ -258,8 +261,6 @@ TEST_P(UrFromNative, EventOfNoCommand) {
   EXPECT_EQ(urEventRelease(After), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Marker), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Event), UR_RESULT_SUCCESS);
-  EXPECT_EQ(urEventCreateWithNativeHandle(0, nullptr, nullptr, &Event),
-            UR_RESULT_ERROR_INVALID_NULL_HANDLE);
   EXPECT_EQ(urEventCreateWithNativeHandle(0, asUr(Context.get()), nullptr, nullptr),
             UR_RESULT_ERROR_INVALID_NULL_POINTER);
 }
@@ -298,10 +299,11 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
 #ifdef DGLINK_NATIVE_OPENCL
   auto *ClQueue = reinterpret_cast<cl_command_queue>(NativeQueue);
   cl_uint Before = 0, References = 0;
-  if (GetParam().Backend == "opencl")
+  if (GetParam().Backend == "opencl") {
     ASSERT_EQ(
         clGetCommandQueueInfo(ClQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(Before), &Before, nullptr),
         CL_SUCCESS);
+  }
 #endif
   ur_queue_handle_t Made = nullptr;
   const ur_result_t Result =
@@ -319,8 +321,9 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   EXPECT_EQ(References, Before + 1) << "not owned: the new queue takes a reference of its own";
 #endif
   ur_device_handle_t Of = nullptr;
-  EXPECT_EQ(urQueueGetInfo(Made, UR_QUEUE_INFO_DEVICE, sizeof(Of), &Of, nullptr),
-            UR_RESULT_SUCCESS);
+  EXPECT_EQ(
+      urQueueGetInfo(Made, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(), &Of, nullptr),
+      UR_RESULT_SUCCESS);
   EXPECT_EQ(Of, asUr(Device));
   // Work through the adopted queue, its event adopted too.
   std::vector<uint8_t> Data(256), Back(256);
@@ -348,8 +351,8 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   EXPECT_EQ(Back, Data);
   // The adopted event's queue is a queue over the driver's queue of its command.
   ur_queue_handle_t EventQueue = nullptr;
-  ASSERT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, sizeof(EventQueue), &EventQueue,
-                           nullptr),
+  ASSERT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &EventQueue, nullptr),
             UR_RESULT_SUCCESS);
   ASSERT_NE(EventQueue, nullptr);
   ur_native_handle_t EventQueueNative = 0;
