@@ -216,6 +216,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   // The kernel of a program of one device.
   bool nativeHandle(uintptr_t &Out) const override {
     return Kernels.size() == 1 && core::nativeHandleOf(Kernels.front().second, Out);

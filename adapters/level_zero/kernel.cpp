@@ -83,4 +83,26 @@ pi_result ZeKernel::setBufferArgument(const char *Function, pi_uint32 Index, _pi
   return setArgument(Function, Index, sizeof(Pointer), &Pointer);
 }
 
+// zeKernelGetProperties: its local and private memory, its sub-groups (the SIMD width
+// is the multiple a group should have; Level Zero names no other).
+pi_result ZeKernel::properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const {
+  const ze_kernel_handle_t Kernel = kernelOf(Device);
+  if (Kernel == nullptr)
+    return fail(PI_ERROR_INVALID_DEVICE, "piKernelGetGroupInfo: kernel '{}' has no code for device '{}'",
+                Name, Device.Description.Name);
+  ze_kernel_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  DGLINK_ZE(zeKernelGetProperties, Kernel, &Properties);
+  Out.LocalMemSize = Properties.localMemSize;
+  Out.PrivateMemSize = Properties.privateMemSize;
+  if (Properties.maxSubgroupSize != 0)
+    Out.MaxSubGroupSize = Properties.maxSubgroupSize;
+  Out.PreferredGroupSizeMultiple = Out.MaxSubGroupSize;
+  if (Properties.maxNumSubgroups != 0)
+    Out.MaxNumSubGroups = Properties.maxNumSubgroups;
+  Out.CompileNumSubGroups = Properties.requiredNumSubGroups;
+  Out.RequiredSubGroupSize = Properties.requiredSubgroupSize;
+  return PI_SUCCESS;
+}
+
 } // namespace dglink::level_zero

@@ -42,6 +42,9 @@ struct IntelUsmFunctions {
   clEnqueueMemcpyINTEL_fn EnqueueMemcpy = nullptr;
   clEnqueueMemFillINTEL_fn EnqueueMemFill = nullptr;
   clSetKernelArgMemPointerINTEL_fn SetKernelArgMemPointer = nullptr;
+  // Optional (the queries and prefetches fall back without them).
+  clGetMemAllocInfoINTEL_fn GetMemAllocInfo = nullptr;
+  clEnqueueMigrateMemINTEL_fn EnqueueMigrateMem = nullptr;
   bool complete() const {
     return HostMemAlloc && DeviceMemAlloc && SharedMemAlloc && MemBlockingFree && EnqueueMemcpy &&
            EnqueueMemFill && SetKernelArgMemPointer;
@@ -123,6 +126,11 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
+  bool usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) override;
+  pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
+                       std::unique_ptr<core::QueueImpl> &Impl) override;
+  pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                       std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
 
   // PI_ERROR_INVALID_OPERATION naming why no USM path serves Device (null: any device
@@ -148,7 +156,9 @@ private:
   std::mutex UsmMutex;
   std::unordered_map<void *, core::UsmKind> UsmAllocations; // guarded by UsmMutex
   std::mutex QueuesMutex;
-  std::unordered_set<cl_command_queue> Queues; // guarded by QueuesMutex
+  // A queue adopted from a native handle may be a second ClQueue over the same OpenCL
+  // queue: each counts once.
+  std::unordered_multiset<cl_command_queue> Queues; // guarded by QueuesMutex
 };
 
 class ClEvent final : public core::EventImpl {
@@ -189,6 +199,8 @@ public:
                       const core::Enqueue &Request) override;
   pi_result copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
                      const core::Enqueue &Request) override;
+  pi_result usmPrefetch(const void *Ptr, size_t Size, core::UsmMigration To,
+                        const core::Enqueue &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Queue, Out); }
 
   // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)
@@ -288,6 +300,7 @@ public:
   pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
                                const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
 
   // Arguments past NumArgs do not exist for the caller where the storage is dglink's.

@@ -35,7 +35,8 @@ void ClContext::addQueue(cl_command_queue Queue) {
 
 void ClContext::removeQueue(cl_command_queue Queue) {
   std::lock_guard<std::mutex> Lock(QueuesMutex);
-  Queues.erase(Queue);
+  if (const auto Found = Queues.find(Queue); Found != Queues.end())
+    Queues.erase(Found);
 }
 
 std::vector<void *> ClContext::usmAllocations() {
@@ -45,6 +46,139 @@ std::vector<void *> ClContext::usmAllocations() {
   for (const auto &Allocation : UsmAllocations)
     Pointers.push_back(Allocation.first);
   return Pointers;
+}
+
+} // namespace dglink::opencl
+
+namespace dglink::opencl {
+
+namespace {
+
+// One answer of clGet*Info of an OpenCL object into Out (a handle or a scalar).
+template <typename T, typename Object, typename Param, typename Query>
+cl_int infoOf(Query &&Get, Object Of, Param Name, T &Out) {
+  return Get(Of, Name, sizeof(T), &Out, nullptr); // NOLINT(bugprone-sizeof-expression)
+}
+
+} // namespace
+
+// Memory the core has no record of: cl_intel_unified_shared_memory's driver knows every
+// USM allocation of the context (SVM has no such query).
+bool ClContext::usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) {
+  if (IntelUsm == nullptr || IntelUsm->GetMemAllocInfo == nullptr)
+    return false;
+  cl_unified_shared_memory_type_intel Type = CL_MEM_TYPE_UNKNOWN_INTEL;
+  void *Base = nullptr;
+  size_t Size = 0;
+  cl_device_id Device = nullptr;
+  if (IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_TYPE_INTEL, sizeof(Type), &Type,
+                                nullptr) != CL_SUCCESS ||
+      IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_BASE_PTR_INTEL, sizeof(Base), &Base,
+                                nullptr) != CL_SUCCESS ||
+      IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_SIZE_INTEL, sizeof(Size), &Size,
+                                nullptr) != CL_SUCCESS ||
+      IntelUsm->GetMemAllocInfo(Context, Pointer, CL_MEM_ALLOC_DEVICE_INTEL,
+                                sizeof(cl_device_id), // NOLINT(bugprone-sizeof-expression)
+                                &Device, nullptr) != CL_SUCCESS)
+    return false;
+  switch (Type) {
+  case CL_MEM_TYPE_HOST_INTEL:
+    Out.Kind = core::UsmKind::Host;
+    break;
+  case CL_MEM_TYPE_DEVICE_INTEL:
+    Out.Kind = core::UsmKind::Device;
+    break;
+  case CL_MEM_TYPE_SHARED_INTEL:
+    Out.Kind = core::UsmKind::Shared;
+    break;
+  default:
+    return false;
+  }
+  Out.Base = Base;
+  Out.Size = Size;
+  Out.Device = nullptr;
+  for (_pi_device *Each : Owner.Devices)
+    if (clDevice(*Each).Device == Device)
+      Out.Device = Each;
+  return true;
+}
+
+// The caller's cl_command_queue: of this context, on one of its devices, in order (the
+// core's queues are); its profiling property is kept. Owned: dglink releases the
+// caller's reference at the end; otherwise it takes one of its own.
+pi_result ClContext::adoptQueue(const char *Function, uintptr_t Native, bool Owned,
+                                _pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
+  auto *NativeQueue = reinterpret_cast<cl_command_queue>(Native);
+  cl_context Of = nullptr;
+  cl_int Error = infoOf(clGetCommandQueueInfo, NativeQueue, CL_QUEUE_CONTEXT, Of);
+  if (Error != CL_SUCCESS)
+    return fail(toPiResult(Error) == PI_ERROR_INVALID_QUEUE ? PI_ERROR_INVALID_VALUE
+                                                            : toPiResult(Error),
+                "{}: native handle {:#x} is no OpenCL command queue (clGetCommandQueueInfo: "
+                "{})",
+                Function, Native, clErrorName(Error));
+  if (Of != Context)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: the command queue belongs to another OpenCL context than the context's",
+                Function);
+  cl_device_id DeviceId = nullptr;
+  cl_command_queue_properties Properties = 0;
+  Error = infoOf(clGetCommandQueueInfo, NativeQueue, CL_QUEUE_DEVICE, DeviceId);
+  if (Error == CL_SUCCESS)
+    Error = clGetCommandQueueInfo(NativeQueue, CL_QUEUE_PROPERTIES, sizeof(Properties), &Properties,
+                                  nullptr);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clGetCommandQueueInfo");
+  _pi_device *Device = nullptr;
+  for (_pi_device *Each : Owner.Devices)
+    if (clDevice(*Each).Device == DeviceId)
+      Device = Each;
+  if (Device == nullptr || (Queue.Device != nullptr && Queue.Device != Device))
+    return fail(PI_ERROR_INVALID_DEVICE, "{}: the command queue is on {} device", Function,
+                Device == nullptr ? "no context" : "another");
+  if ((Properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0)
+    return fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
+                "{}: the command queue executes out of order; dglink's queues are in order",
+                Function);
+  if (!Owned) {
+    Error = clRetainCommandQueue(NativeQueue);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clRetainCommandQueue");
+  }
+  Queue.Device = Device;
+  if ((Properties & CL_QUEUE_PROFILING_ENABLE) != 0)
+    Queue.Properties |= PI_QUEUE_FLAG_PROFILING_ENABLE;
+  Impl = std::make_unique<ClQueue>(*this, *Device, NativeQueue);
+  addQueue(NativeQueue);
+  return PI_SUCCESS;
+}
+
+// The caller's cl_event, of this context; NativeQueue its command's queue (null for a
+// user event).
+pi_result ClContext::adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                                std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) {
+  auto *NativeEvent = reinterpret_cast<cl_event>(Native);
+  cl_context Of = nullptr;
+  cl_int Error = infoOf(clGetEventInfo, NativeEvent, CL_EVENT_CONTEXT, Of);
+  if (Error != CL_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL event (clGetEventInfo: {})", Function, Native,
+                clErrorName(Error));
+  if (Of != Context)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: the event belongs to another OpenCL context than the context's", Function);
+  cl_command_queue Queue = nullptr;
+  Error = infoOf(clGetEventInfo, NativeEvent, CL_EVENT_COMMAND_QUEUE, Queue);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clGetEventInfo");
+  if (!Owned) {
+    Error = clRetainEvent(NativeEvent);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clRetainEvent");
+  }
+  Impl = std::make_unique<ClEvent>(NativeEvent);
+  NativeQueue = reinterpret_cast<uintptr_t>(Queue);
+  return PI_SUCCESS;
 }
 
 } // namespace dglink::opencl

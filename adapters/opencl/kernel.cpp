@@ -3,6 +3,8 @@
 #include "backend.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <utility>
 
 namespace dglink::opencl {
 
@@ -111,6 +113,67 @@ pi_result ClKernel::setBufferArgument(const char *Function, pi_uint32 Index, _pi
   const cl_int Error = clSetKernelArg(Kernel, Index, sizeof(cl_mem), &Mem);
   if (Error != CL_SUCCESS)
     return argumentFailure(Function, "clSetKernelArg", Error, Index);
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::opencl
+
+namespace dglink::opencl {
+
+namespace {
+
+// The device runs OpenCL 2.1 or later: clGetKernelSubGroupInfo is core there.
+bool hasKernelSubGroupQueries(const _pi_device &Device) {
+  int Major = 0, Minor = 0;
+  if (std::sscanf(Device.Description.Version.c_str(), "OpenCL %d.%d", &Major, &Minor) != 2)
+    return false;
+  return std::make_pair(Major, Minor) >= std::make_pair(2, 1);
+}
+
+} // namespace
+
+// clGetKernelWorkGroupInfo for the resources; clGetKernelSubGroupInfo (OpenCL 2.1+) for
+// the sub-groups, where the device has them: a device without sub-groups answers
+// CL_INVALID_OPERATION and keeps the device's facts the core filled in.
+pi_result ClKernel::properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const {
+  const cl_device_id Id = clDevice(Device).Device;
+  auto GroupInfo = [&](cl_kernel_work_group_info Param, size_t &Value) -> pi_result {
+    const cl_int Error =
+        clGetKernelWorkGroupInfo(Kernel, Id, Param, sizeof(Value), &Value, nullptr);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, "urKernelGetGroupInfo", "clGetKernelWorkGroupInfo");
+    return PI_SUCCESS;
+  };
+  cl_ulong Local = 0, Private = 0;
+  const cl_int LocalError = clGetKernelWorkGroupInfo(Kernel, Id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                                     sizeof(Local), &Local, nullptr);
+  if (LocalError != CL_SUCCESS)
+    return clFailure(LocalError, "urKernelGetGroupInfo", "clGetKernelWorkGroupInfo");
+  const cl_int PrivateError = clGetKernelWorkGroupInfo(Kernel, Id, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                                       sizeof(Private), &Private, nullptr);
+  if (PrivateError != CL_SUCCESS)
+    return clFailure(PrivateError, "urKernelGetGroupInfo", "clGetKernelWorkGroupInfo");
+  size_t Multiple = 1;
+  DGLINK_TRY(GroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, Multiple));
+  Out.LocalMemSize = static_cast<size_t>(Local);
+  Out.PrivateMemSize = static_cast<size_t>(Private);
+  Out.PreferredGroupSizeMultiple = Multiple;
+  if (!hasKernelSubGroupQueries(Device))
+    return PI_SUCCESS;
+  auto SubGroupInfo = [&](cl_kernel_sub_group_info Param, const size_t *Input, size_t InputBytes,
+                          pi_uint32 &Value) {
+    size_t Answer = 0;
+    if (clGetKernelSubGroupInfo(Kernel, Id, Param, InputBytes, Input, sizeof(Answer), &Answer,
+                                nullptr) == CL_SUCCESS)
+      Value = static_cast<pi_uint32>(Answer);
+  };
+  // The largest sub-group of a launch of the kernel's largest group, in one dimension.
+  const size_t Range[3] = {std::min(MaxGroupSize, Device.Description.MaxWorkGroupSize), 1, 1};
+  SubGroupInfo(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Range, sizeof(Range), Out.MaxSubGroupSize);
+  SubGroupInfo(CL_KERNEL_MAX_NUM_SUB_GROUPS, nullptr, 0, Out.MaxNumSubGroups);
+  SubGroupInfo(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, nullptr, 0, Out.CompileNumSubGroups);
+  if (Device.Description.Extensions.find("cl_intel_required_subgroup_size") != std::string::npos)
+    SubGroupInfo(CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, nullptr, 0, Out.RequiredSubGroupSize);
   return PI_SUCCESS;
 }
 

@@ -51,6 +51,8 @@ void resolveExtensionFunctions(ClPlatform &Platform) {
   Usm.EnqueueMemFill = resolve<clEnqueueMemFillINTEL_fn>(Id, "clEnqueueMemFillINTEL");
   Usm.SetKernelArgMemPointer =
       resolve<clSetKernelArgMemPointerINTEL_fn>(Id, "clSetKernelArgMemPointerINTEL");
+  Usm.GetMemAllocInfo = resolve<clGetMemAllocInfoINTEL_fn>(Id, "clGetMemAllocInfoINTEL");
+  Usm.EnqueueMigrateMem = resolve<clEnqueueMigrateMemINTEL_fn>(Id, "clEnqueueMigrateMemINTEL");
   Platform.GlobalVariable.Read =
       resolve<clEnqueueReadGlobalVariableINTEL_fn>(Id, "clEnqueueReadGlobalVariableINTEL");
   Platform.GlobalVariable.Write =

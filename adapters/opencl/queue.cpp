@@ -2,6 +2,9 @@
 // OpenCL command after the request's wait list, its cl_event handed to the core.
 #include "backend.h"
 
+#include <cstdio>
+#include <utility>
+
 namespace dglink::opencl {
 namespace {
 
@@ -299,6 +302,39 @@ pi_result ClQueue::copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::
                        Rect.Region, Rect.SrcRowPitch, Rect.SrcSlicePitch, Rect.DstRowPitch,
                        Rect.DstSlicePitch, NumWaits, Waits, Event);
                  });
+}
+
+} // namespace dglink::opencl
+
+namespace dglink::opencl {
+
+// The driver's migration where it has one: cl_intel_unified_shared_memory's
+// clEnqueueMigrateMemINTEL, OpenCL 2.1's clEnqueueSVMMigrateMem for SVM; else a marker
+// (the memory is where every access reaches it).
+pi_result ClQueue::usmPrefetch(const void *Ptr, size_t Size, core::UsmMigration To,
+                               const core::Enqueue &Request) {
+  const bool ToHost = To == core::UsmMigration::ToHost;
+  if (Context.Usm == PI_USM_MECHANISM_NATIVE && Context.IntelUsm->EnqueueMigrateMem != nullptr)
+    return enqueue("clEnqueueMigrateMemINTEL", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     return Context.IntelUsm->EnqueueMigrateMem(
+                         Queue, Ptr, Size, ToHost ? CL_MIGRATE_MEM_OBJECT_HOST : 0, NumWaits, Waits,
+                         Event);
+                   });
+  int Major = 0, Minor = 0;
+  const bool Svm21 =
+      std::sscanf(Device.Description.Version.c_str(), "OpenCL %d.%d", &Major, &Minor) == 2 &&
+      std::make_pair(Major, Minor) >= std::make_pair(2, 1);
+  if (Context.Usm == PI_USM_MECHANISM_SVM && Svm21)
+    return enqueue("clEnqueueSVMMigrateMem", Request,
+                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                     const void *Pointers[] = {Ptr};
+                     const size_t Sizes[] = {Size};
+                     return clEnqueueSVMMigrateMem(Queue, 1, Pointers, Sizes,
+                                                   ToHost ? CL_MIGRATE_MEM_OBJECT_HOST : 0,
+                                                   NumWaits, Waits, Event);
+                   });
+  return marker(false, Request);
 }
 
 } // namespace dglink::opencl

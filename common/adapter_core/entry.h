@@ -31,6 +31,11 @@ inline void raiseTo(std::atomic<uint64_t> &Value, uint64_t Floor) {
   }
 }
 
+// The core's records of the USM allocations made through a context (usm.cpp).
+void recordUsmAllocation(_pi_context &Context, void *Pointer, size_t Size, UsmKind Kind,
+                         _pi_device *Device);
+void forgetUsmAllocation(_pi_context &Context, void *Pointer);
+
 // Runs Submit(Request) with the wait list and, where the caller asked for one, the
 // event: its handle is made before the command is submitted, so that nothing can
 // fail once the backend accepted the command.
@@ -41,6 +46,18 @@ pi_result submit(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
   Enqueue Request;
   Request.Waits = Waits;
   Request.NumWaits = NumWaits;
+  // Events of no command (made from the native handle 0) are complete: the backend
+  // never sees them.
+  std::vector<pi_event> Commands;
+  for (pi_uint32 I = 0; I < NumWaits; ++I)
+    if (Waits[I]->Impl == nullptr) {
+      for (pi_uint32 J = 0; J < NumWaits; ++J)
+        if (Waits[J]->Impl != nullptr)
+          Commands.push_back(Waits[J]);
+      Request.Waits = Commands.empty() ? nullptr : Commands.data();
+      Request.NumWaits = static_cast<pi_uint32>(Commands.size());
+      break;
+    }
   Request.Blocking = Blocking;
   if (Out != nullptr) {
     Event = makeHandle<_pi_event>();

@@ -23,6 +23,15 @@ void runCallback(void *Data) {
   release(Pending->Event);
 }
 
+// The command's state; an event of no command (the native handle 0) is complete.
+pi_result statusOf(_pi_event &Event, pi_int32 &Status) {
+  if (Event.Impl == nullptr) {
+    Status = PI_EVENT_COMPLETE;
+    return PI_SUCCESS;
+  }
+  return Event.Impl->status(Status);
+}
+
 pi_result enqueueMarker(const char *Function, bool Barrier, pi_queue Queue, pi_uint32 NumEvents,
                         const pi_event *Events, pi_event *Event) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
@@ -50,7 +59,8 @@ PI_API_EXPORT pi_result piEventsWait(pi_uint32 NumEvents, const pi_event *EventL
                           describeHandle(State, HandleKind::Event, Actual));
   }
   for (pi_uint32 I = 0; I < NumEvents; ++I)
-    DGLINK_TRY(EventList[I]->Impl->wait());
+    if (EventList[I]->Impl != nullptr)
+      DGLINK_TRY(EventList[I]->Impl->wait());
   return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
@@ -74,7 +84,7 @@ PI_API_EXPORT pi_result piEventGetInfo(pi_event Event, pi_event_info ParamName,
     return dglink::returnInfo(Event->Command, ParamValueSize, ParamValue, ParamValueSizeRet);
   case PI_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
     pi_int32 Status = PI_EVENT_COMPLETE;
-    DGLINK_TRY(Event->Impl->status(Status));
+    DGLINK_TRY(statusOf(*Event, Status));
     return dglink::returnInfo(Status, ParamValueSize, ParamValue, ParamValueSizeRet);
   }
   }
@@ -125,6 +135,10 @@ PI_API_EXPORT pi_result piEventGetProfilingInfo(pi_event Event, pi_profiling_inf
       ParamName > PI_PROFILING_INFO_COMMAND_COMPLETE)
     return dglink::fail(PI_ERROR_INVALID_VALUE, "piEventGetProfilingInfo: unknown parameter {:#x}",
                         static_cast<unsigned>(ParamName));
+  if (Event->Queue == nullptr || Event->Impl == nullptr)
+    return dglink::fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
+                        "piEventGetProfilingInfo: the event was made from a native handle, not "
+                        "by a command of a profiling queue");
   if ((Event->Queue->Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) == 0)
     return dglink::fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                         "piEventGetProfilingInfo: the event's queue was not made with "
@@ -162,7 +176,7 @@ PI_API_EXPORT pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecC
   auto Pending = std::make_unique<PendingCallback>(
       PendingCallback{Event, CommandExecCallbackType, PfnNotify, UserData});
   pi_int32 Status = PI_EVENT_SUBMITTED;
-  DGLINK_TRY(Event->Impl->status(Status));
+  DGLINK_TRY(statusOf(*Event, Status));
   retain(Event);
   if (Status <= CommandExecCallbackType) { // reached: COMPLETE 0 < RUNNING 1 < SUBMITTED 2
     runCallback(Pending.release());

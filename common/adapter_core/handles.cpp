@@ -213,7 +213,10 @@ void release(_pi_event *Event) {
   if (!dropReference(Event))
     return;
   Event->Impl.reset();
-  release(Event->Queue);
+  if (Event->Queue != nullptr)
+    release(Event->Queue);
+  else
+    release(Event->Context); // an event made from a native handle
   quarantine().add(Event);
 }
 

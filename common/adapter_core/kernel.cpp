@@ -2,6 +2,7 @@
 // arguments and submits.
 #include "entry.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace dglink::core;
@@ -86,6 +87,30 @@ pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uin
 }
 
 } // namespace
+
+namespace dglink::core {
+
+pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device &Device,
+                           KernelDeviceProperties &Out) {
+  DGLINK_TRY(checkHandle(&Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
+  DGLINK_TRY(checkHandle(&Device, PI_ERROR_INVALID_DEVICE, Function, "Device"));
+  if (!Kernel.Program->hasDevice(&Device))
+    return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: kernel '{}' is not built for device '{}'",
+                        Function, dglink::clip(Kernel.Name), Device.Description.Name);
+  // The device's sub-groups, where the driver says nothing of the kernel's: the largest
+  // size it runs (1 without sub-groups: each work-item its own), as many as a group of
+  // the device's largest size holds of them.
+  KernelDeviceProperties Properties;
+  const DeviceLimits &Limits = Device.Description.Limits;
+  for (const pi_uint32 Size : Limits.SubGroupSizes)
+    Properties.MaxSubGroupSize = std::max(Properties.MaxSubGroupSize, Size);
+  Properties.MaxNumSubGroups = std::max<pi_uint32>(Limits.MaxNumSubGroups, 1);
+  DGLINK_TRY(Kernel.Impl->properties(Device, Properties));
+  Out = Properties;
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::core
 
 extern "C" {
 

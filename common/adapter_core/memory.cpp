@@ -207,6 +207,12 @@ pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context
       checkUsmAllocation(Function, ResultPtr, Context, Device, Kind, Properties, Size, Alignment));
   void *Pointer = nullptr;
   DGLINK_TRY(Context->Impl->allocateUsm(Kind, Device, Size, Alignment, Pointer));
+  try {
+    recordUsmAllocation(*Context, Pointer, Size, Kind, Device);
+  } catch (...) {
+    (void)Context->Impl->freeUsm(Pointer);
+    throw;
+  }
   *ResultPtr = Pointer;
   return PI_SUCCESS;
 }
@@ -336,7 +342,9 @@ PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) try {
   DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   if (Ptr == nullptr)
     return PI_SUCCESS;
-  return Context->Impl->freeUsm(Ptr);
+  DGLINK_TRY(Context->Impl->freeUsm(Ptr));
+  forgetUsmAllocation(*Context, Ptr);
+  return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
 

@@ -281,6 +281,17 @@ public:
       return 0;
     return Value;
   }
+  bool functionMemory(stream::FunctionHandle F, size_t &SharedBytes, size_t &LocalBytes) override {
+    int Shared = 0, Local = 0;
+    if (cu().cuFuncGetAttribute(&Shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, cuFunction(F)) !=
+            CUDA_SUCCESS ||
+        cu().cuFuncGetAttribute(&Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, cuFunction(F)) !=
+            CUDA_SUCCESS)
+      return false;
+    SharedBytes = static_cast<size_t>(Shared);
+    LocalBytes = static_cast<size_t>(Local);
+    return true;
+  }
   // cuFuncGetParamInfo (CUDA 12.4+).
   bool parameterSizes(stream::FunctionHandle F, std::vector<size_t> &Sizes) override {
     if (cu().cuFuncGetParamInfo == nullptr)

@@ -495,6 +495,16 @@ pi_result piEventSetCallback(pi_event Event, pi_int32 CommandExecCallbackType,
   return adapterOf(Event).piEventSetCallback(Event, CommandExecCallbackType, PfnNotify, UserData);
 }
 
+// ---- PI 1.2: what a USM pointer is ----
+
+pi_result piextUSMGetMemAllocInfo(pi_context Context, const void *Ptr, pi_mem_alloc_info ParamName,
+                                  size_t ParamValueSize, void *ParamValue,
+                                  size_t *ParamValueSizeRet) {
+  DGLINK_REQUIRE_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
+  return adapterOf(Context).piextUSMGetMemAllocInfo(Context, Ptr, ParamName, ParamValueSize,
+                                                    ParamValue, ParamValueSizeRet);
+}
+
 // ---- the plugin itself ----
 
 // The message storage is shared with every adapter (libdglink_support.so), so this

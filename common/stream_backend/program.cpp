@@ -331,3 +331,34 @@ pi_result StreamKernel::collect(std::vector<void *> &Params) {
 }
 
 } // namespace dglink::stream
+
+namespace dglink::stream {
+
+// The function's memory from the driver (CUDA: cuFuncGetAttribute), zero where it cannot
+// say (HIP's table has no such query yet); a warp or wavefront is the sub-group and the
+// multiple a block should have.
+pi_result StreamKernel::properties(const _pi_device &Device,
+                                   core::KernelDeviceProperties &Out) const {
+  const StreamDevice &On = streamDevice(Device);
+  const FunctionHandle F = functionOf(On.Ordinal);
+  if (F == nullptr)
+    return fail(PI_ERROR_INVALID_DEVICE, "kernel '{}' has no function on device '{}'", clip(Name),
+                Device.Description.Name);
+  Driver &D = driver();
+  DGLINK_TRY(D.makeCurrent(On.Ordinal));
+  size_t Shared = 0, Local = 0;
+  if (D.functionMemory(F, Shared, Local)) {
+    Out.LocalMemSize = Shared;
+    Out.PrivateMemSize = Local;
+  }
+  if (On.Info.WarpSize > 0) {
+    const auto Warp = static_cast<pi_uint32>(On.Info.WarpSize);
+    Out.PreferredGroupSizeMultiple = Warp;
+    Out.MaxSubGroupSize = Warp;
+    const auto Threads = static_cast<pi_uint32>(MaxThreadsPerBlock);
+    Out.MaxNumSubGroups = (Threads + Warp - 1) / Warp;
+  }
+  return PI_SUCCESS;
+}
+
+} // namespace dglink::stream

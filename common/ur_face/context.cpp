@@ -317,4 +317,46 @@ ur_result_t urUSMFree(ur_context_handle_t hContext, void *pMem) try {
 }
 DGLINK_UR_CATCH_ALL
 
+// The core's records of the context's allocations, else the driver's knowledge
+// (core::findUsmAllocation); a pointer neither knows is UR_USM_TYPE_UNKNOWN with a null
+// base and device and size 0, as the spec says. No allocation comes from a pool (pools
+// are not served): POOL is null.
+ur_result_t urUSMGetMemAllocInfo(ur_context_handle_t hContext, const void *pMem,
+                                 ur_usm_alloc_info_t propName, size_t propSize, void *pPropValue,
+                                 size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(pMem);
+  if (propName > UR_USM_ALLOC_INFO_POOL)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
+                  __func__, static_cast<uint32_t>(propName));
+  DGLINK_UR_CHECK(hContext, PI_ERROR_INVALID_CONTEXT);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  core::UsmAllocationInfo Allocation;
+  const bool Known = core::findUsmAllocation(*core(hContext), pMem, Allocation);
+  switch (propName) {
+  case UR_USM_ALLOC_INFO_TYPE: {
+    ur_usm_type_t Type = UR_USM_TYPE_UNKNOWN;
+    if (Known)
+      Type = Allocation.Kind == core::UsmKind::Host     ? UR_USM_TYPE_HOST
+             : Allocation.Kind == core::UsmKind::Device ? UR_USM_TYPE_DEVICE
+                                                        : UR_USM_TYPE_SHARED;
+    return Answer.value(Type);
+  }
+  case UR_USM_ALLOC_INFO_BASE_PTR:
+    return Answer.value(Allocation.Base);
+  case UR_USM_ALLOC_INFO_SIZE:
+    return Answer.value(Allocation.Size);
+  case UR_USM_ALLOC_INFO_DEVICE:
+    return Answer.value(face(Allocation.Device));
+  case UR_USM_ALLOC_INFO_POOL:
+    return Answer.value(ur_usm_pool_handle_t{nullptr});
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
 } // namespace dglink::ur

@@ -293,6 +293,52 @@ ur_result_t urEnqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patter
 }
 DGLINK_UR_CATCH_ALL
 
+namespace {
+
+// The core answers a range past the allocation with the contract's BUFFER_SIZE; UR's
+// spec names it INVALID_SIZE for the USM hints.
+ur_result_t usmHintResult(pi_result Result) {
+  return Result == PI_ERROR_INVALID_BUFFER_SIZE ? UR_RESULT_ERROR_INVALID_SIZE : toUr(Result);
+}
+
+} // namespace
+
+// Hints: checked as UR's spec says, then what the driver offers (a migration) or a
+// command that completes with its event (core::QueueImpl::usmPrefetch/usmAdvise).
+ur_result_t urEnqueueUSMPrefetch(ur_queue_handle_t hQueue, const void *pMem, size_t size,
+                                 ur_usm_migration_flags_t flags, uint32_t numEventsInWaitList,
+                                 const ur_event_handle_t *phEventWaitList,
+                                 ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(pMem);
+  if ((flags & UR_USM_MIGRATION_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'flags' {:#x} has undefined bits",
+                  __func__, static_cast<uint32_t>(flags));
+  if (size == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'size' is 0", __func__);
+  const core::UsmMigration To = (flags & UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST) != 0
+                                    ? core::UsmMigration::ToHost
+                                    : core::UsmMigration::ToDevice;
+  return usmHintResult(core::enqueueUsmPrefetch(__func__, core(hQueue), pMem, size, To,
+                                                numEventsInWaitList, core(phEventWaitList),
+                                                core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueUSMAdvise(ur_queue_handle_t hQueue, const void *pMem, size_t size,
+                               ur_usm_advice_flags_t advice, ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(pMem);
+  if ((advice & UR_USM_ADVICE_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'advice' {:#x} has undefined bits",
+                  __func__, static_cast<uint32_t>(advice));
+  if (size == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'size' is 0", __func__);
+  return usmHintResult(
+      core::enqueueUsmAdvise(__func__, core(hQueue), pMem, size, advice, core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t hQueue, bool blocking, void *pDst,
                                const void *pSrc, size_t size, uint32_t numEventsInWaitList,
                                const ur_event_handle_t *phEventWaitList,
@@ -372,6 +418,10 @@ ur_command_t commandOf(pi_command_type Command) {
     return UR_COMMAND_USM_FILL;
   case PI_COMMAND_TYPE_USM_MEMCPY:
     return UR_COMMAND_USM_MEMCPY;
+  case PI_COMMAND_TYPE_USM_PREFETCH:
+    return UR_COMMAND_USM_PREFETCH;
+  case PI_COMMAND_TYPE_USM_ADVISE:
+    return UR_COMMAND_USM_ADVISE;
   case PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ:
     return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ;
   case PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE:
@@ -465,8 +515,9 @@ ur_result_t urEventGetInfo(ur_event_handle_t hEvent, ur_event_info_t propName, s
   case UR_EVENT_INFO_COMMAND_TYPE:
     return Answer.value(commandOf(Event.Command));
   case UR_EVENT_INFO_COMMAND_EXECUTION_STATUS: {
-    pi_int32 Status = PI_EVENT_COMPLETE;
-    DGLINK_UR_TRY(Event.Impl->status(Status));
+    pi_int32 Status = PI_EVENT_COMPLETE; // an event of no command (native handle 0)
+    if (Event.Impl != nullptr)
+      DGLINK_UR_TRY(Event.Impl->status(Status));
     return Answer.value(Status == PI_EVENT_COMPLETE ? UR_EVENT_STATUS_COMPLETE
                                                     : UR_EVENT_STATUS_SUBMITTED);
   }

@@ -58,6 +58,8 @@ ur_result_t urUSMDeviceAlloc(ur_context_handle_t, ur_device_handle_t, const ur_u
 ur_result_t urUSMSharedAlloc(ur_context_handle_t, ur_device_handle_t, const ur_usm_desc_t *,
                              ur_usm_pool_handle_t, size_t, void **);
 ur_result_t urUSMFree(ur_context_handle_t, void *);
+ur_result_t urUSMGetMemAllocInfo(ur_context_handle_t, const void *, ur_usm_alloc_info_t, size_t,
+                                 void *, size_t *);
 
 // program.cpp: programs and kernels
 ur_result_t urProgramCreateWithIL(ur_context_handle_t, const void *, size_t,
@@ -89,6 +91,8 @@ ur_result_t urKernelCreate(ur_program_handle_t, const char *, ur_kernel_handle_t
 ur_result_t urKernelRetain(ur_kernel_handle_t);
 ur_result_t urKernelRelease(ur_kernel_handle_t);
 ur_result_t urKernelGetInfo(ur_kernel_handle_t, ur_kernel_info_t, size_t, void *, size_t *);
+ur_result_t urKernelGetSubGroupInfo(ur_kernel_handle_t, ur_device_handle_t,
+                                    ur_kernel_sub_group_info_t, size_t, void *, size_t *);
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t, ur_device_handle_t, ur_kernel_group_info_t,
                                  size_t, void *, size_t *);
 ur_result_t urKernelSetExecInfo(ur_kernel_handle_t, ur_kernel_exec_info_t, size_t,
@@ -132,6 +136,10 @@ ur_result_t urEnqueueEventsWaitWithBarrierExt(ur_queue_handle_t,
                                               const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueUSMFill(ur_queue_handle_t, void *, size_t, const void *, size_t, uint32_t,
                              const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueUSMPrefetch(ur_queue_handle_t, const void *, size_t, ur_usm_migration_flags_t,
+                                 uint32_t, const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueUSMAdvise(ur_queue_handle_t, const void *, size_t, ur_usm_advice_flags_t,
+                               ur_event_handle_t *);
 ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t, bool, void *, const void *, size_t, uint32_t,
                                const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueDeviceGlobalVariableWrite(ur_queue_handle_t, ur_program_handle_t, const char *,
@@ -158,5 +166,17 @@ ur_result_t urMemGetNativeHandle(ur_mem_handle_t, ur_device_handle_t, ur_native_
 ur_result_t urProgramGetNativeHandle(ur_program_handle_t, ur_native_handle_t *);
 ur_result_t urKernelGetNativeHandle(ur_kernel_handle_t, ur_native_handle_t *);
 ur_result_t urEventGetNativeHandle(ur_event_handle_t, ur_native_handle_t *);
+ur_result_t urPlatformCreateWithNativeHandle(ur_native_handle_t, ur_adapter_handle_t,
+                                             const ur_platform_native_properties_t *,
+                                             ur_platform_handle_t *);
+ur_result_t urDeviceCreateWithNativeHandle(ur_native_handle_t, ur_adapter_handle_t,
+                                           const ur_device_native_properties_t *,
+                                           ur_device_handle_t *);
+ur_result_t urQueueCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                          ur_device_handle_t, const ur_queue_native_properties_t *,
+                                          ur_queue_handle_t *);
+ur_result_t urEventCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                          const ur_event_native_properties_t *,
+                                          ur_event_handle_t *);
 
 } // namespace dglink::ur

@@ -1,8 +1,10 @@
 // urXGetNativeHandle: the driver's own handle of a dglink object (cl_context,
 // CUstream, ze_kernel_handle_t, a device address, ...), from the backend's hook
 // (core::BackendObject::nativeHandle). The handle stays dglink's: the caller uses it
-// while the dglink object lives and never releases it. Creating dglink objects from
-// native handles (urXCreateWithNativeHandle) is not served (docs/ur.md).
+// while the dglink object lives and never releases it. urXCreateWithNativeHandle: the
+// discovered platform or device of a driver handle; queues and events adopted by the
+// backend (core::queueFromNative, eventFromNative); the others are not served
+// (docs/ur.md).
 #include "entry_points.h"
 
 #include <mutex>
@@ -106,6 +108,54 @@ ur_result_t urEventGetNativeHandle(ur_event_handle_t hEvent,
   DGLINK_UR_NOT_NULL_POINTER(phNativeEvent);
   DGLINK_UR_CHECK(hEvent, PI_ERROR_INVALID_EVENT);
   return answerNative(__func__, "event", *core(hEvent), phNativeEvent);
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urPlatformCreateWithNativeHandle(ur_native_handle_t hNativePlatform,
+                                             ur_adapter_handle_t hAdapter,
+                                             const ur_platform_native_properties_t *,
+                                             ur_platform_handle_t *phPlatform) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  DGLINK_UR_NOT_NULL_POINTER(phPlatform);
+  DGLINK_UR_CORE(core::platformFromNative(__func__, hNativePlatform,
+                                          reinterpret_cast<pi_platform *>(phPlatform)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urDeviceCreateWithNativeHandle(ur_native_handle_t hNativeDevice,
+                                           ur_adapter_handle_t hAdapter,
+                                           const ur_device_native_properties_t *,
+                                           ur_device_handle_t *phDevice) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  DGLINK_UR_NOT_NULL_POINTER(phDevice);
+  DGLINK_UR_CORE(core::deviceFromNative(__func__, hNativeDevice, nullptr,
+                                        reinterpret_cast<pi_device *>(phDevice)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urQueueCreateWithNativeHandle(ur_native_handle_t hNativeQueue,
+                                          ur_context_handle_t hContext, ur_device_handle_t hDevice,
+                                          const ur_queue_native_properties_t *pProperties,
+                                          ur_queue_handle_t *phQueue) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phQueue);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  DGLINK_UR_CORE(core::queueFromNative(__func__, hNativeQueue, core(hContext), core(hDevice), Owned,
+                                       reinterpret_cast<pi_queue *>(phQueue)));
+}
+DGLINK_UR_CATCH_ALL
+
+// The native handle 0 (no driver event: UR's CTS makes its dummy wait-list events so)
+// is an event of no command, complete from the start.
+ur_result_t urEventCreateWithNativeHandle(ur_native_handle_t hNativeEvent,
+                                          ur_context_handle_t hContext,
+                                          const ur_event_native_properties_t *pProperties,
+                                          ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phEvent);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  DGLINK_UR_CORE(
+      core::eventFromNative(__func__, hNativeEvent, core(hContext), Owned, core(phEvent)));
 }
 DGLINK_UR_CATCH_ALL
 

@@ -684,6 +684,51 @@ ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t 
   }
   case UR_KERNEL_GROUP_INFO_COMPILE_MAX_LINEAR_WORK_GROUP_SIZE:
     return Answer.value(size_t{0});
+  case UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE:
+  case UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE:
+  case UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
+    core::KernelDeviceProperties Properties;
+    DGLINK_UR_TRY(core::kernelProperties(__func__, *core(hKernel), *core(hDevice), Properties));
+    return Answer.value(propName == UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE ? Properties.LocalMemSize
+                        : propName == UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE
+                            ? Properties.PrivateMemSize
+                            : Properties.PreferredGroupSizeMultiple);
+  }
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// From the driver where it answers per kernel (clGetKernelSubGroupInfo on OpenCL 2.1+,
+// zeKernelGetProperties, the warp of CUDA and HIP), else the device's sub-groups
+// (core::kernelProperties); the kernel's required count and size are 0 where it
+// requires none.
+ur_result_t urKernelGetSubGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
+                                    ur_kernel_sub_group_info_t propName, size_t propSize,
+                                    void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hKernel);
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  if (propName > UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
+                  __func__, static_cast<uint32_t>(propName));
+  DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
+  DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  core::KernelDeviceProperties Properties;
+  DGLINK_UR_TRY(core::kernelProperties(__func__, *core(hKernel), *core(hDevice), Properties));
+  switch (propName) {
+  case UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE:
+    return Answer.value(uint32_t{Properties.MaxSubGroupSize});
+  case UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS:
+    return Answer.value(uint32_t{Properties.MaxNumSubGroups});
+  case UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS:
+    return Answer.value(uint32_t{Properties.CompileNumSubGroups});
+  case UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL:
+    return Answer.value(uint32_t{Properties.RequiredSubGroupSize});
   default:
     break;
   }

@@ -65,6 +65,7 @@ ur_dditable_t makeTable() {
   Table.USM.pfnHostAlloc = urUSMHostAlloc;
   Table.USM.pfnDeviceAlloc = urUSMDeviceAlloc;
   Table.USM.pfnSharedAlloc = urUSMSharedAlloc;
+  Table.USM.pfnGetMemAllocInfo = urUSMGetMemAllocInfo;
   Table.USM.pfnFree = urUSMFree;
 
   Table.Program.pfnCreateWithIL = urProgramCreateWithIL;
@@ -87,6 +88,7 @@ ur_dditable_t makeTable() {
   Table.Kernel.pfnRelease = urKernelRelease;
   Table.Kernel.pfnGetInfo = urKernelGetInfo;
   Table.Kernel.pfnGetGroupInfo = urKernelGetGroupInfo;
+  Table.Kernel.pfnGetSubGroupInfo = urKernelGetSubGroupInfo;
   Table.Kernel.pfnSetExecInfo = urKernelSetExecInfo;
 
   Table.Enqueue.pfnEventsWait = urEnqueueEventsWait;
@@ -101,6 +103,8 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnEventsWaitWithBarrierExt = urEnqueueEventsWaitWithBarrierExt;
   Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;
   Table.Enqueue.pfnUSMMemcpy = urEnqueueUSMMemcpy;
+  Table.Enqueue.pfnUSMPrefetch = urEnqueueUSMPrefetch;
+  Table.Enqueue.pfnUSMAdvise = urEnqueueUSMAdvise;
   Table.Enqueue.pfnDeviceGlobalVariableWrite = urEnqueueDeviceGlobalVariableWrite;
   Table.Enqueue.pfnDeviceGlobalVariableRead = urEnqueueDeviceGlobalVariableRead;
   Table.EnqueueExp.pfnKernelLaunchWithArgsExp = urEnqueueKernelLaunchWithArgsExp;
@@ -120,6 +124,10 @@ ur_dditable_t makeTable() {
   Table.Program.pfnGetNativeHandle = urProgramGetNativeHandle;
   Table.Kernel.pfnGetNativeHandle = urKernelGetNativeHandle;
   Table.Event.pfnGetNativeHandle = urEventGetNativeHandle;
+  Table.Platform.pfnCreateWithNativeHandle = urPlatformCreateWithNativeHandle;
+  Table.Device.pfnCreateWithNativeHandle = urDeviceCreateWithNativeHandle;
+  Table.Queue.pfnCreateWithNativeHandle = urQueueCreateWithNativeHandle;
+  Table.Event.pfnCreateWithNativeHandle = urEventCreateWithNativeHandle;
   return Table;
 }
 

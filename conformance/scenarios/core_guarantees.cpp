@@ -384,6 +384,13 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
              Event, PI_EVENT_COMPLETE, [](pi_event, pi_int32, void *) {}, nullptr);
        },
        nullptr},
+      {"piextUSMGetMemAllocInfo",
+       [&] {
+         pi_usm_type Type = PI_MEM_TYPE_UNKNOWN;
+         return A.piextUSMGetMemAllocInfo(Ctx, Bytes, PI_MEM_ALLOC_TYPE, sizeof(Type), &Type,
+                                          nullptr);
+       },
+       nullptr},
   };
   // Every entry point of the ABI is in the list (and piPluginInit), but
   // piPluginGetLastError, checked after it.

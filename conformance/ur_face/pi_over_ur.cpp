@@ -1166,6 +1166,38 @@ PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) {
   return back(urUSMFree(UR(Context, ur_context_handle_t), Ptr), PI_ERROR_INVALID_CONTEXT);
 }
 
+// PI's numbers onto UR's: the same four facts (a UR device handle is the pi_device).
+PI_API_EXPORT pi_result piextUSMGetMemAllocInfo(pi_context Context, const void *Ptr,
+                                                pi_mem_alloc_info ParamName, size_t ParamValueSize,
+                                                void *ParamValue, size_t *ParamValueSizeRet) {
+  DGLINK_ROUTE(Context, PI_ERROR_INVALID_CONTEXT);
+  if (ParamName != PI_MEM_ALLOC_TYPE)
+    return back(
+        urUSMGetMemAllocInfo(UR(Context, ur_context_handle_t), Ptr,
+                             static_cast<ur_usm_alloc_info_t>(ParamName - PI_MEM_ALLOC_TYPE),
+                             ParamValueSize, ParamValue, ParamValueSizeRet),
+        PI_ERROR_INVALID_CONTEXT);
+  ur_usm_type_t Type = UR_USM_TYPE_UNKNOWN;
+  if (const ur_result_t R =
+          urUSMGetMemAllocInfo(UR(Context, ur_context_handle_t), Ptr, UR_USM_ALLOC_INFO_TYPE,
+                               sizeof(Type), &Type, nullptr);
+      R != UR_RESULT_SUCCESS)
+    return back(R, PI_ERROR_INVALID_CONTEXT);
+  const pi_usm_type Answer = Type == UR_USM_TYPE_HOST     ? PI_MEM_TYPE_HOST
+                             : Type == UR_USM_TYPE_DEVICE ? PI_MEM_TYPE_DEVICE
+                             : Type == UR_USM_TYPE_SHARED ? PI_MEM_TYPE_SHARED
+                                                          : PI_MEM_TYPE_UNKNOWN;
+  if (ParamValueSizeRet != nullptr)
+    *ParamValueSizeRet = sizeof(Answer);
+  if (ParamValue != nullptr) {
+    if (ParamValueSize < sizeof(Answer))
+      return fail(PI_ERROR_INVALID_VALUE, "piextUSMGetMemAllocInfo: room for fewer bytes than a "
+                                          "pi_usm_type");
+    std::memcpy(ParamValue, &Answer, sizeof(Answer));
+  }
+  return PI_SUCCESS;
+}
+
 PI_API_EXPORT pi_result piextUSMEnqueueMemcpy(pi_queue Queue, pi_bool Blocking, void *Dst,
                                               const void *Src, size_t Size,
                                               pi_uint32 NumEventsInWaitList,

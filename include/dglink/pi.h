@@ -14,8 +14,8 @@ extern "C" {
 /* Version of this ABI. piPluginInit refuses a caller whose major version differs;
  * a newer minor version only appends entries to the end of the function table. */
 #define PI_MAJOR_VERSION 1
-#define PI_MINOR_VERSION 1
-#define PI_VERSION_STRING "1.1"
+#define PI_MINOR_VERSION 2
+#define PI_VERSION_STRING "1.2"
 
 #if defined(_WIN32)
 #define PI_API_EXPORT __declspec(dllexport)
@@ -309,6 +309,20 @@ typedef pi_bitfield pi_usm_capabilities;
 #define PI_USM_ACCESS ((pi_usm_capabilities)1 << 0)        /* the device reads/writes it */
 #define PI_USM_ATOMIC_ACCESS ((pi_usm_capabilities)1 << 1) /* ... with atomics too */
 
+/* piextUSMGetMemAllocInfo (PI 1.2; DPC++'s numbers): what a pointer is. */
+typedef enum {
+  PI_MEM_ALLOC_TYPE = 0x419A,     /* pi_usm_type */
+  PI_MEM_ALLOC_BASE_PTR = 0x419B, /* void *: the start of its allocation */
+  PI_MEM_ALLOC_SIZE = 0x419C,     /* size_t: the size of its allocation */
+  PI_MEM_ALLOC_DEVICE = 0x419D    /* pi_device of device and shared memory, else null */
+} pi_mem_alloc_info;
+typedef enum {
+  PI_MEM_TYPE_UNKNOWN = 0x4196, /* not USM of the context (BASE_PTR, SIZE: null, 0) */
+  PI_MEM_TYPE_HOST = 0x4197,
+  PI_MEM_TYPE_DEVICE = 0x4198,
+  PI_MEM_TYPE_SHARED = 0x4199
+} pi_usm_type;
+
 /* ---- programs and kernels ---- */
 typedef enum {
   PI_PROGRAM_INFO_REFERENCE_COUNT = 0x1160,
@@ -387,6 +401,8 @@ typedef enum {
   PI_COMMAND_TYPE_MEM_BUFFER_FILL = 0x1207,
   PI_COMMAND_TYPE_USM_FILL = 0x4204,
   PI_COMMAND_TYPE_USM_MEMCPY = 0x4205,
+  PI_COMMAND_TYPE_USM_PREFETCH = 0x4206, /* cl_intel_unified_shared_memory's MIGRATEMEM */
+  PI_COMMAND_TYPE_USM_ADVISE = 0x4207,   /* ... and MEMADVISE */
   PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ = 0x20400,
   PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE = 0x20401
 } pi_command_type;
@@ -666,7 +682,11 @@ typedef _pi_device_binaries_struct *pi_device_binaries;
   X(piEventSetCallback, pi_result,                                                                 \
     (pi_event Event, pi_int32 CommandExecCallbackType,                                             \
      void (*PfnNotify)(pi_event Event, pi_int32 EventCommandStatus, void *UserData),               \
-     void *UserData))
+     void *UserData))                                                                              \
+  /* PI 1.2 */                                                                                     \
+  X(piextUSMGetMemAllocInfo, pi_result,                                                            \
+    (pi_context Context, const void *Ptr, pi_mem_alloc_info ParamName, size_t ParamValueSize,      \
+     void *ParamValue, size_t *ParamValueSizeRet))
 
 /* The function table an adapter fills in piPluginInit. */
 struct _pi_plugin_functions {

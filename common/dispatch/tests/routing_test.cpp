@@ -292,6 +292,10 @@ std::vector<NullCase> nullCases() {
          return ::piEventSetCallback(
              nullptr, PI_EVENT_COMPLETE, [](pi_event, pi_int32, void *) {}, nullptr);
        }},
+      {"piextUSMGetMemAllocInfo", "Context", PI_ERROR_INVALID_CONTEXT,
+       [] {
+         return ::piextUSMGetMemAllocInfo(nullptr, nullptr, PI_MEM_ALLOC_TYPE, 0, nullptr, nullptr);
+       }},
   };
 }
 

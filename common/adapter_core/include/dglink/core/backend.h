@@ -18,8 +18,35 @@
 
 namespace dglink::core {
 
-enum class UsmKind { Host, Device, Shared };
 const char *usmKindName(UsmKind Kind);
+
+// What is known of a USM pointer: the allocation it lies in (its start, size, kind and
+// device; Device null for host memory), from the core's own records of what this
+// adapter allocated, else from the driver (ContextImpl::usmPointerInfo).
+struct UsmAllocationInfo {
+  void *Base = nullptr;
+  size_t Size = 0;
+  UsmKind Kind = UsmKind::Host;
+  _pi_device *Device = nullptr;
+};
+
+// What the driver says of a kernel on one device (UR's kernel group and sub-group
+// queries): the local memory its own __local variables take, the private memory of one
+// work-item, the multiple of work-items a group should have, and its sub-groups (the
+// largest size, how many a group of the kernel's largest size has, how many and which
+// size the kernel requires: 0 where it requires none).
+struct KernelDeviceProperties {
+  size_t LocalMemSize = 0;
+  size_t PrivateMemSize = 0;
+  size_t PreferredGroupSizeMultiple = 1;
+  pi_uint32 MaxSubGroupSize = 1;
+  pi_uint32 MaxNumSubGroups = 1;
+  pi_uint32 CompileNumSubGroups = 0;
+  pi_uint32 RequiredSubGroupSize = 0;
+};
+
+// Where a USM prefetch moves memory to (UR's ur_usm_migration_flag_t).
+enum class UsmMigration { ToDevice, ToHost };
 
 // The wait list and the completion event of one enqueue. Waits are live events of
 // this adapter (checked by the core). Out is null when the caller wants no event;
@@ -167,6 +194,11 @@ public:
   }
   // A buffer argument; Buffer may be null (a null pointer, as in OpenCL).
   virtual pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) = 0;
+  // The kernel's resources and sub-groups on Device (a device of its program), as the
+  // driver states them; Out starts with the device's own facts (the core fills the
+  // sub-group fields from its description), which a backend keeps where its driver says
+  // nothing per kernel.
+  virtual pi_result properties(const _pi_device &Device, KernelDeviceProperties &Out) const = 0;
 };
 
 class ProgramImpl : public BackendObject {
@@ -256,6 +288,14 @@ public:
                              const Enqueue &Request) = 0;
   // Whether every command enqueued so far is complete. By default a marker tells.
   virtual pi_result empty(bool &Empty);
+  // Hints on USM the core checked (Size bytes at Ptr inside one allocation of the
+  // queue's context): move it toward the device or the host, or apply UR's advice bits.
+  // Each is a command with its event; by default a marker (the driver offers nothing:
+  // the memory is where every access reaches it).
+  virtual pi_result usmPrefetch(const void *Ptr, size_t Size, UsmMigration To,
+                                const Enqueue &Request);
+  virtual pi_result usmAdvise(const void *Ptr, size_t Size, uint32_t Advice,
+                              const Enqueue &Request);
 };
 
 class ContextImpl : public BackendObject {
@@ -284,6 +324,24 @@ public:
   virtual pi_result createProgram(const char *Function, const ProgramSource &Source,
                                   _pi_program &Program) = 0;
   virtual pi_result link(LinkRequest &Request) = 0;
+  // What the driver knows of a pointer the core has no record of (memory not allocated
+  // through this adapter): true with Out filled where the driver knows it as USM of this
+  // context. By default false (UR's UR_USM_TYPE_UNKNOWN).
+  virtual bool usmPointerInfo(const void *Pointer, UsmAllocationInfo &Out);
+  // Objects of this context made from the driver's own handles (urQueue/
+  // urEventCreateWithNativeHandle): the driver's object must belong to the context
+  // (else PI_ERROR_INVALID_CONTEXT), a queue to one of its devices (Queue.Device is
+  // the caller's device or null: the hook sets it, and Queue.Properties, from the
+  // driver). Owned: the object takes the caller's reference and releases it at its end;
+  // otherwise it takes a reference of its own. By default PI_ERROR_UNSUPPORTED_FEATURE
+  // with a message: the driver has no such handle or the backend cannot adopt it.
+  // An adopted event's NativeQueue is the driver's queue of its command (0: none, a user
+  // event), which the core adopts too (not owned), so that the event has a queue.
+  // Messages name Function.
+  virtual pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
+                               std::unique_ptr<QueueImpl> &Impl);
+  virtual pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                               std::unique_ptr<EventImpl> &Impl, uintptr_t &NativeQueue);
 };
 
 // The adapter: one per library, made by the backend's factory.
@@ -328,6 +386,39 @@ pi_result lookupDeviceGlobal(const char *Function, _pi_program &Program, _pi_dev
 // backend makes the program again from it.
 pi_result setSpecializationConstants(const char *Function, _pi_program &Program,
                                      const std::map<uint32_t, std::vector<uint8_t>> &Values);
+
+// ---- For a face's entry points that PI has no words for (the UR face). Each checks
+// its handles and arguments in the contract's order, with messages naming Function.
+
+// USM hints: Size bytes at Ptr must lie inside one USM allocation of the queue's context
+// that the core or the driver knows (else PI_ERROR_INVALID_VALUE for an unknown pointer,
+// PI_ERROR_INVALID_BUFFER_SIZE for a range past its end); then the wait list.
+pi_result enqueueUsmPrefetch(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
+                             UsmMigration To, pi_uint32 NumWaits, const pi_event *Waits,
+                             pi_event *Event);
+pi_result enqueueUsmAdvise(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
+                           uint32_t Advice, pi_event *Event);
+
+// What a pointer is in Context: false where neither the core nor the driver knows it.
+bool findUsmAllocation(_pi_context &Context, const void *Pointer, UsmAllocationInfo &Out);
+
+// The kernel's properties on Device (which its program must be built for:
+// PI_ERROR_INVALID_DEVICE otherwise).
+pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device &Device,
+                           KernelDeviceProperties &Out);
+
+// Objects from native handles. A platform or device is the discovered one whose
+// driver handle it is (PI_ERROR_INVALID_VALUE where none is). A queue or event is made by
+// the backend (ContextImpl::adoptQueue/adoptEvent), except the native event 0, which
+// no driver has: it is an event of no command, complete from the start (UR's CTS makes
+// its dummy wait-list events so).
+pi_result platformFromNative(const char *Function, uintptr_t Native, pi_platform *Out);
+pi_result deviceFromNative(const char *Function, uintptr_t Native, pi_platform Platform,
+                           pi_device *Out);
+pi_result queueFromNative(const char *Function, uintptr_t Native, pi_context Context,
+                          pi_device Device, bool Owned, pi_queue *Out);
+pi_result eventFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                          pi_event *Out);
 
 // Messages the backends share.
 pi_result unknownKernel(const char *Name, const _pi_program &Program);

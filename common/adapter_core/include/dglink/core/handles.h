@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+struct _pi_device;
+
 namespace dglink::core {
 
 class PlatformImpl;
@@ -183,6 +185,16 @@ struct DeviceDescription {
   DeviceVectorWidths VectorWidths;
 };
 
+enum class UsmKind { Host, Device, Shared };
+
+// One USM allocation made through a context (the core's record, for the pointer
+// queries and the range checks of the USM hints).
+struct UsmRecord {
+  size_t Size = 0;
+  UsmKind Kind = UsmKind::Host;
+  _pi_device *Device = nullptr; // null for host memory
+};
+
 struct PlatformDescription {
   std::string Name, Vendor, Version, Profile = "FULL_PROFILE", Extensions;
 };
@@ -211,6 +223,9 @@ struct _pi_context : dglink::core::HandleHeader {
   _pi_context() : HandleHeader(Kind) {}
   _pi_platform *Platform = nullptr;
   std::vector<_pi_device *> Devices;
+  // The USM allocations made through this context, by start address.
+  std::mutex UsmMutex;
+  std::map<uintptr_t, dglink::core::UsmRecord> UsmAllocations; // guarded by UsmMutex
   std::unique_ptr<dglink::core::ContextImpl> Impl;
 
   bool hasDevice(const _pi_device *Device) const;
@@ -290,11 +305,14 @@ struct _pi_kernel : dglink::core::HandleHeader {
   std::unique_ptr<dglink::core::KernelImpl> Impl;
 };
 
+// An event of a command has its queue and the backend's Impl. An event made from a
+// native handle has no queue (it retains its context instead); the one made from the
+// native handle 0 has no Impl either: it stands for no command and is complete.
 struct _pi_event : dglink::core::HandleHeader {
   static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Event;
   _pi_event() : HandleHeader(Kind) {}
-  _pi_queue *Queue = nullptr; // retained
-  _pi_context *Context = nullptr;
+  _pi_queue *Queue = nullptr;     // retained
+  _pi_context *Context = nullptr; // retained only where Queue is null
   pi_command_type Command = PI_COMMAND_TYPE_MARKER;
   std::unique_ptr<dglink::core::EventImpl> Impl;
 };

@@ -270,6 +270,7 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   // The function of a kernel of one device (CUfunction, hipFunction_t).
   bool nativeHandle(uintptr_t &Out) const override {
     return Functions.size() == 1 && core::nativeHandleOf(Functions[0].Handle, Out);

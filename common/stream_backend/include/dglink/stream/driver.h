@@ -157,6 +157,12 @@ public:
   virtual std::vector<std::string> kernelNames(Module M) = 0;
   // The most threads one block of Function may have (0: unknown).
   virtual int maxThreadsPerBlock(FunctionHandle F) = 0;
+  // The shared memory Function declares itself and the local (private) memory of one
+  // of its threads, in bytes; false where the driver cannot say.
+  virtual bool functionMemory(FunctionHandle F, size_t &SharedBytes, size_t &LocalBytes) {
+    (void)F, (void)SharedBytes, (void)LocalBytes;
+    return false;
+  }
   // The sizes of Function's parameters; false where the driver cannot say.
   virtual bool parameterSizes(FunctionHandle F, std::vector<size_t> &Sizes) = 0;
   // What one launch may pass by value, in bytes.

@@ -1,0 +1,391 @@
+// The UR surface PI has no words for, served from the core and the driver (docs/ur.md):
+// USM prefetch and advice (hints: checked, then the driver's migration or a command that
+// completes), the kernel's resources and sub-groups, and objects made from native
+// handles. A scenario of dglink_conformance_ur only; through the bridge a pi_* handle is
+// the UR handle.
+#include "fixtures.h"
+
+#include <unified-runtime/ur_api.h>
+
+#ifdef DGLINK_NATIVE_OPENCL
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#endif
+
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace dglink::conformance {
+namespace {
+
+ur_context_handle_t asUr(pi_context Context) {
+  return reinterpret_cast<ur_context_handle_t>(Context);
+}
+ur_device_handle_t asUr(pi_device Device) { return reinterpret_cast<ur_device_handle_t>(Device); }
+ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue_handle_t>(Queue); }
+ur_kernel_handle_t asUr(pi_kernel Kernel) { return reinterpret_cast<ur_kernel_handle_t>(Kernel); }
+
+// The message the device's UR adapter gave last on this thread.
+std::string urMessage(pi_platform Platform) {
+  ur_adapter_handle_t Adapter = nullptr;
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+  if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
+                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
+    return "(no adapter)";
+  const char *Message = nullptr;
+  int32_t Code = 0;
+  if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
+    return "";
+  return Message;
+}
+
+ur_event_status_t statusOf(ur_event_handle_t Event) {
+  ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                           nullptr),
+            UR_RESULT_SUCCESS);
+  return Status;
+}
+
+// A handle's size for a *GetInfo query (a pointer: what the query writes).
+template <typename Handle> constexpr size_t handleBytes() {
+  return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
+}
+
+// UR 0.12's leak checker (UR_LAYER_FULL_VALIDATION) records each handle an adapter hands
+// out as new: a discovered platform or device handed out again, or a queue the adapter
+// made for an adopted event, reads to it as a double creation or an unknown handle.
+bool leakCheckerOn() {
+  const char *Layers = std::getenv("UR_ENABLE_LAYERS");
+  return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
+}
+
+// ---- USM prefetch and advice ----
+
+class UrUsmHints : public QueueTest {};
+
+// Each hint is a command with its event that completes; the bytes stay what they were.
+// Bad input gets the codes UR's spec lists (null handles are the loader's to route: with
+// several adapters loaded it reads them, so UR's CTS checks those with one).
+TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
+  if (usmMechanism() == PI_USM_MECHANISM_NONE)
+    GTEST_SKIP() << "device has no USM (PI_EXT_DEVICE_INFO_USM_MECHANISM is NONE)";
+  const ur_queue_handle_t Q = asUr(Queue.get());
+  constexpr size_t Bytes = 4096;
+  void *Usm = nullptr;
+  ASSERT_EQ(urUSMDeviceAlloc(asUr(Context.get()), asUr(Device), nullptr, nullptr, Bytes, &Usm),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  std::vector<uint8_t> Data(Bytes);
+  std::iota(Data.begin(), Data.end(), uint8_t{3});
+  ASSERT_EQ(urEnqueueUSMMemcpy(Q, true, Usm, Data.data(), Bytes, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS);
+
+  for (const ur_usm_migration_flags_t Flags :
+       {UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST}) {
+    ur_event_handle_t Event = nullptr;
+    ASSERT_EQ(urEnqueueUSMPrefetch(Q, Usm, Bytes, Flags, 0, nullptr, &Event), UR_RESULT_SUCCESS)
+        << urMessage(Platform);
+    ASSERT_EQ(urEventWait(1, &Event), UR_RESULT_SUCCESS);
+    EXPECT_EQ(statusOf(Event), UR_EVENT_STATUS_COMPLETE);
+    ur_command_t Command = UR_COMMAND_FORCE_UINT32;
+    EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_TYPE, sizeof(Command), &Command, nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(Command, UR_COMMAND_USM_PREFETCH);
+    EXPECT_EQ(urEventRelease(Event), UR_RESULT_SUCCESS);
+  }
+  // A part of the allocation, after an event of the queue.
+  ur_event_handle_t Before = nullptr, Part = nullptr;
+  ASSERT_EQ(urEnqueueEventsWait(Q, 0, nullptr, &Before), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, static_cast<char *>(Usm) + 1024, 1024,
+                                 UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 1, &Before, &Part),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(urEventWait(1, &Part), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Part), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Before), UR_RESULT_SUCCESS);
+
+  ur_event_handle_t Advised = nullptr;
+  ASSERT_EQ(urEnqueueUSMAdvise(Q, Usm, Bytes,
+                               UR_USM_ADVICE_FLAG_SET_READ_MOSTLY |
+                                   UR_USM_ADVICE_FLAG_SET_PREFERRED_LOCATION,
+                               &Advised),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  ASSERT_EQ(urEventWait(1, &Advised), UR_RESULT_SUCCESS);
+  EXPECT_EQ(statusOf(Advised), UR_EVENT_STATUS_COMPLETE);
+  EXPECT_EQ(urEventRelease(Advised), UR_RESULT_SUCCESS);
+
+  std::vector<uint8_t> Back(Bytes);
+  ASSERT_EQ(urEnqueueUSMMemcpy(Q, true, Back.data(), Usm, Bytes, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Back, Data);
+
+  // Bad input.
+  const auto HostToDevice = UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE;
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, Usm, Bytes * 2, HostToDevice, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, static_cast<char *>(Usm) + 8, Bytes, HostToDevice, 0, nullptr,
+                                 nullptr),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, Usm, 0, HostToDevice, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, Usm, Bytes, 1u << 5, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, nullptr, Bytes, HostToDevice, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, Usm, Bytes, HostToDevice, 1, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+  std::vector<uint8_t> NotUsm(16);
+  EXPECT_EQ(urEnqueueUSMPrefetch(Q, NotUsm.data(), 16, HostToDevice, 0, nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_VALUE);
+  EXPECT_EQ(urEnqueueUSMAdvise(Q, Usm, Bytes + 1, UR_USM_ADVICE_FLAG_DEFAULT, nullptr),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urEnqueueUSMAdvise(Q, Usm, Bytes, 1u << 20, nullptr),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+  EXPECT_EQ(urUSMFree(asUr(Context.get()), Usm), UR_RESULT_SUCCESS);
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrUsmHints);
+
+// ---- kernel queries ----
+
+class UrKernelQueries : public BuiltProgramTest {};
+
+// The driver's answers, compared with the driver's own where this build reaches it
+// (OpenCL: clGetKernelWorkGroupInfo on the kernel's native handle).
+TEST_P(UrKernelQueries, GroupAndSubGroupInfoFromTheDriver) {
+  ProgramHandle Program;
+  ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Program));
+  KernelHandle Kernel;
+  ASSERT_NO_FATAL_FAILURE(createKernel(Program.get(), "fill_pattern", Kernel));
+  const ur_kernel_handle_t K = asUr(Kernel.get());
+  const ur_device_handle_t D = asUr(Device);
+  auto Group = [&](ur_kernel_group_info_t Name) {
+    size_t Size = 0, Value = 12345;
+    EXPECT_EQ(urKernelGetGroupInfo(K, D, Name, 0, nullptr, &Size), UR_RESULT_SUCCESS)
+        << Name << ": " << urMessage(Platform);
+    EXPECT_EQ(Size, sizeof(size_t));
+    EXPECT_EQ(urKernelGetGroupInfo(K, D, Name, sizeof(Value), &Value, nullptr), UR_RESULT_SUCCESS)
+        << Name << ": " << urMessage(Platform);
+    return Value;
+  };
+  const size_t Local = Group(UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE);
+  const size_t Private = Group(UR_KERNEL_GROUP_INFO_PRIVATE_MEM_SIZE);
+  const size_t Multiple = Group(UR_KERNEL_GROUP_INFO_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+  EXPECT_GE(Multiple, 1u);
+  EXPECT_NE(Local, 12345u);
+  EXPECT_NE(Private, 12345u);
+#ifdef DGLINK_NATIVE_OPENCL
+  if (GetParam().Backend == "opencl") {
+    ur_native_handle_t Native = 0, NativeDevice = 0;
+    ASSERT_EQ(urKernelGetNativeHandle(K, &Native), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urDeviceGetNativeHandle(D, &NativeDevice), UR_RESULT_SUCCESS);
+    auto *ClKernel = reinterpret_cast<cl_kernel>(Native);
+    auto *ClDevice = reinterpret_cast<cl_device_id>(NativeDevice);
+    cl_ulong ClLocal = 0, ClPrivate = 0;
+    size_t ClMultiple = 0;
+    ASSERT_EQ(clGetKernelWorkGroupInfo(ClKernel, ClDevice, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof(ClLocal), &ClLocal, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clGetKernelWorkGroupInfo(ClKernel, ClDevice, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                       sizeof(ClPrivate), &ClPrivate, nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clGetKernelWorkGroupInfo(ClKernel, ClDevice,
+                                       CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof(ClMultiple), &ClMultiple, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(Local, ClLocal);
+    EXPECT_EQ(Private, ClPrivate);
+    EXPECT_EQ(Multiple, ClMultiple);
+  }
+#endif
+  auto SubGroup = [&](ur_kernel_sub_group_info_t Name) {
+    size_t Size = 0;
+    uint32_t Value = 12345;
+    EXPECT_EQ(urKernelGetSubGroupInfo(K, D, Name, 0, nullptr, &Size), UR_RESULT_SUCCESS)
+        << Name << ": " << urMessage(Platform);
+    EXPECT_EQ(Size, sizeof(uint32_t));
+    EXPECT_EQ(urKernelGetSubGroupInfo(K, D, Name, sizeof(Value), &Value, nullptr),
+              UR_RESULT_SUCCESS)
+        << Name << ": " << urMessage(Platform);
+    return Value;
+  };
+  EXPECT_GE(SubGroup(UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE), 1u);
+  EXPECT_GE(SubGroup(UR_KERNEL_SUB_GROUP_INFO_MAX_NUM_SUB_GROUPS), 1u);
+  // fill_pattern requires neither a count nor a size of sub-groups.
+  EXPECT_EQ(SubGroup(UR_KERNEL_SUB_GROUP_INFO_COMPILE_NUM_SUB_GROUPS), 0u);
+  EXPECT_EQ(SubGroup(UR_KERNEL_SUB_GROUP_INFO_SUB_GROUP_SIZE_INTEL), 0u);
+
+  uint8_t Small = 0;
+  EXPECT_EQ(urKernelGetGroupInfo(K, D, UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE, 1, &Small, nullptr),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urKernelGetSubGroupInfo(K, D, UR_KERNEL_SUB_GROUP_INFO_FORCE_UINT32, sizeof(uint32_t),
+                                    &Small, nullptr),
+            UR_RESULT_ERROR_INVALID_ENUMERATION);
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrKernelQueries);
+
+// ---- objects from native handles ----
+
+class UrFromNative : public QueueTest {};
+
+// The native event 0 (UR's CTS makes its dummy wait-list events so) is an event of no
+// command: complete, of the context, usable in a wait list.
+TEST_P(UrFromNative, EventOfNoCommand) {
+  ur_event_handle_t Event = nullptr;
+  ASSERT_EQ(urEventCreateWithNativeHandle(0, asUr(Context.get()), nullptr, &Event),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(statusOf(Event), UR_EVENT_STATUS_COMPLETE);
+  ur_context_handle_t Of = nullptr;
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_CONTEXT, handleBytes<ur_context_handle_t>(), &Of,
+                           nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Of, asUr(Context.get()));
+  ur_queue_handle_t OfQueue = asUr(Queue.get());
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &OfQueue, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(OfQueue, nullptr);
+  EXPECT_EQ(urEventWait(1, &Event), UR_RESULT_SUCCESS);
+  // In a wait list, with an event of a command.
+  ur_event_handle_t Marker = nullptr, After = nullptr;
+  ASSERT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 0, nullptr, &Marker), UR_RESULT_SUCCESS);
+  const ur_event_handle_t Both[] = {Event, Marker};
+  EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 2, Both, &After), UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(urEventWait(1, &After), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 0, &Event, nullptr),
+            UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+  uint64_t Time = 0;
+  EXPECT_EQ(
+      urEventGetProfilingInfo(Event, UR_PROFILING_INFO_COMMAND_END, sizeof(Time), &Time, nullptr),
+      UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(urEventRelease(After), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Marker), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Event), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventCreateWithNativeHandle(0, asUr(Context.get()), nullptr, nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+
+// The platform and device of their driver handles are dglink's own handles.
+TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
+  if (leakCheckerOn())
+    GTEST_SKIP() << "UR 0.12's leak checker counts a handle handed out again as created twice";
+  ur_native_handle_t NativeDevice = 0;
+  ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
+  ur_adapter_handle_t Adapter = nullptr;
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+  ASSERT_EQ(urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform),
+                              UR_PLATFORM_INFO_ADAPTER, AdapterBytes, &Adapter, nullptr),
+            UR_RESULT_SUCCESS);
+  ur_device_handle_t Made = nullptr;
+  ASSERT_EQ(urDeviceCreateWithNativeHandle(NativeDevice, Adapter, nullptr, &Made),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(Made, asUr(Device));
+  ur_native_handle_t NativePlatform = 0;
+  if (urPlatformGetNativeHandle(reinterpret_cast<ur_platform_handle_t>(Platform),
+                                &NativePlatform) == UR_RESULT_SUCCESS) {
+    ur_platform_handle_t MadePlatform = nullptr;
+    ASSERT_EQ(urPlatformCreateWithNativeHandle(NativePlatform, Adapter, nullptr, &MadePlatform),
+              UR_RESULT_SUCCESS)
+        << urMessage(Platform);
+    EXPECT_EQ(MadePlatform, reinterpret_cast<ur_platform_handle_t>(Platform));
+  }
+}
+
+// A queue and an event made from the driver's handles of dglink's own (OpenCL: the
+// cl_command_queue and cl_event); a backend that cannot adopt them says so.
+TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
+  const ur_queue_handle_t Q = asUr(Queue.get());
+  ur_native_handle_t NativeQueue = 0;
+  ASSERT_EQ(urQueueGetNativeHandle(Q, nullptr, &NativeQueue), UR_RESULT_SUCCESS);
+#ifdef DGLINK_NATIVE_OPENCL
+  auto *ClQueue = reinterpret_cast<cl_command_queue>(NativeQueue);
+  cl_uint Before = 0, References = 0;
+  if (GetParam().Backend == "opencl") {
+    ASSERT_EQ(
+        clGetCommandQueueInfo(ClQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(Before), &Before, nullptr),
+        CL_SUCCESS);
+  }
+#endif
+  ur_queue_handle_t Made = nullptr;
+  const ur_result_t Result =
+      urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), asUr(Device), nullptr, &Made);
+  if (GetParam().Backend != "opencl") {
+    EXPECT_EQ(Result, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    EXPECT_NE(urMessage(Platform).find("native handle"), std::string::npos) << urMessage(Platform);
+    GTEST_SKIP() << "the " << GetParam().Backend << " adapter adopts no driver queue or event";
+  }
+  ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urMessage(Platform);
+#ifdef DGLINK_NATIVE_OPENCL
+  ASSERT_EQ(clGetCommandQueueInfo(ClQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(References),
+                                  &References, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(References, Before + 1) << "not owned: the new queue takes a reference of its own";
+#endif
+  ur_device_handle_t Of = nullptr;
+  EXPECT_EQ(
+      urQueueGetInfo(Made, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(), &Of, nullptr),
+      UR_RESULT_SUCCESS);
+  EXPECT_EQ(Of, asUr(Device));
+  // Work through the adopted queue, its event adopted too.
+  std::vector<uint8_t> Data(256), Back(256);
+  std::iota(Data.begin(), Data.end(), uint8_t{1});
+  ur_mem_handle_t Buffer = nullptr;
+  ASSERT_EQ(
+      urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_READ_WRITE, Data.size(), nullptr, &Buffer),
+      UR_RESULT_SUCCESS);
+  ur_event_handle_t Written = nullptr;
+  ASSERT_EQ(urEnqueueMemBufferWrite(Made, Buffer, false, 0, Data.size(), Data.data(), 0, nullptr,
+                                    &Written),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  ur_native_handle_t NativeEvent = 0;
+  ASSERT_EQ(urEventGetNativeHandle(Written, &NativeEvent), UR_RESULT_SUCCESS);
+  ur_event_handle_t Adopted = nullptr;
+  ASSERT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
+            UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(
+      urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Adopted, nullptr),
+      UR_RESULT_SUCCESS)
+      << urMessage(Platform);
+  EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
+  EXPECT_EQ(Back, Data);
+  // The adopted event's queue is a queue over the driver's queue of its command (made by
+  // the adapter: the leak checker never saw it created).
+  ur_queue_handle_t EventQueue = nullptr;
+  ASSERT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &EventQueue, nullptr),
+            UR_RESULT_SUCCESS);
+  ASSERT_NE(EventQueue, nullptr);
+  if (!leakCheckerOn()) {
+    ur_native_handle_t EventQueueNative = 0;
+    EXPECT_EQ(urQueueGetNativeHandle(EventQueue, nullptr, &EventQueueNative), UR_RESULT_SUCCESS);
+    EXPECT_EQ(EventQueueNative, NativeQueue);
+  }
+  EXPECT_EQ(urEventRelease(Adopted), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Written), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urQueueRelease(Made), UR_RESULT_SUCCESS);
+#ifdef DGLINK_NATIVE_OPENCL
+  ASSERT_EQ(clGetCommandQueueInfo(ClQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(References),
+                                  &References, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(References, Before) << "the adopted queue's reference is dropped, the caller's kept";
+#endif
+  // Dglink's own queue still works.
+  EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+}
+
+DGLINK_INSTANTIATE_FOR_DEVICES(UrFromNative);
+
+} // namespace
+} // namespace dglink::conformance
