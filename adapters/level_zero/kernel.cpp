@@ -88,8 +88,9 @@ pi_result ZeKernel::setBufferArgument(const char *Function, pi_uint32 Index, _pi
 pi_result ZeKernel::properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const {
   const ze_kernel_handle_t Kernel = kernelOf(Device);
   if (Kernel == nullptr)
-    return fail(PI_ERROR_INVALID_DEVICE, "piKernelGetGroupInfo: kernel '{}' has no code for device '{}'",
-                Name, Device.Description.Name);
+    return fail(PI_ERROR_INVALID_DEVICE,
+                "piKernelGetGroupInfo: kernel '{}' has no code for device '{}'", Name,
+                Device.Description.Name);
   ze_kernel_properties_t Properties = {};
   Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
   DGLINK_ZE(zeKernelGetProperties, Kernel, &Properties);
