@@ -171,6 +171,10 @@ pi_result ClKernel::properties(const _pi_device &Device, core::KernelDevicePrope
   const size_t Range[3] = {std::min(MaxGroupSize, Device.Description.MaxWorkGroupSize), 1, 1};
   SubGroupInfo(CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Range, sizeof(Range), Out.MaxSubGroupSize);
   SubGroupInfo(CL_KERNEL_MAX_NUM_SUB_GROUPS, nullptr, 0, Out.MaxNumSubGroups);
+  // A group holds at least one sub-group of at least one item (SYCL's floor, as the
+  // device's own count): PoCL 5 answers 0 for both (H200 host).
+  Out.MaxSubGroupSize = std::max<pi_uint32>(Out.MaxSubGroupSize, 1);
+  Out.MaxNumSubGroups = std::max<pi_uint32>(Out.MaxNumSubGroups, 1);
   SubGroupInfo(CL_KERNEL_COMPILE_NUM_SUB_GROUPS, nullptr, 0, Out.CompileNumSubGroups);
   if (Device.Description.Extensions.find("cl_intel_required_subgroup_size") != std::string::npos)
     SubGroupInfo(CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, nullptr, 0, Out.RequiredSubGroupSize);
