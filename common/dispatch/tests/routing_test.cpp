@@ -292,6 +292,14 @@ std::vector<NullCase> nullCases() {
          return ::piEventSetCallback(
              nullptr, PI_EVENT_COMPLETE, [](pi_event, pi_int32, void *) {}, nullptr);
        }},
+      {"piEnqueueMemBufferMap", "Queue", PI_ERROR_INVALID_QUEUE,
+       [] {
+         void *Map = nullptr;
+         return ::piEnqueueMemBufferMap(nullptr, nullptr, PI_TRUE, PI_MAP_READ, 0, 1, 0, nullptr,
+                                        nullptr, &Map);
+       }},
+      {"piEnqueueMemUnmap", "Queue", PI_ERROR_INVALID_QUEUE,
+       [Ptr] { return ::piEnqueueMemUnmap(nullptr, nullptr, Ptr, 0, nullptr, nullptr); }},
   };
 }
 
