@@ -186,6 +186,7 @@ void release(_pi_queue *Queue) {
 void release(_pi_mem *Mem) {
   if (!dropReference(Mem))
     return;
+  dropMappings(*Mem);
   Mem->Impl.reset(); // a sub-buffer's view goes before its parent
   if (Mem->Parent != nullptr)
     release(Mem->Parent);

@@ -2,7 +2,9 @@
 // backend's allocation or copy.
 #include "entry.h"
 
+#include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 using namespace dglink::core;
@@ -592,6 +594,223 @@ PI_API_EXPORT pi_result piEnqueueMemBufferCopyRect(
                 false, Event, [&](const Enqueue &Request) {
                   return Queue->Impl->copyRect(*SrcBuffer->Impl, *DstBuffer->Impl, Rect, Request);
                 });
+}
+DGLINK_CATCH_ALL
+
+} // extern "C"
+
+// ---- maps ----
+//
+// A map is a read of the region into host memory the core allocates (a HOST_PTR_USE
+// buffer: into the caller's own memory at the offset, which the map returns, as OpenCL
+// does), an unmap a write of it back where the map may have written, both through the
+// backend's read and write hooks; WRITE_INVALIDATE_REGION alone reads nothing and a
+// read-only map writes nothing (a marker keeps their order and events). The core keeps
+// each buffer's maps (BufferMappings) and frees a map's memory only once no command
+// uses it: after its unmap's write completed, or at the buffer's release, which waits.
+
+namespace dglink::core {
+
+namespace {
+
+constexpr std::align_val_t MappedAlignment{64};
+
+constexpr pi_map_flags KnownMapFlags = PI_MAP_READ | PI_MAP_WRITE | PI_MAP_WRITE_INVALIDATE_REGION;
+
+// Whether a map gets the buffer's bytes, and whether its unmap writes them back.
+bool mapReads(pi_map_flags Flags) { return Flags != PI_MAP_WRITE_INVALIDATE_REGION; }
+bool mapWrites(pi_map_flags Flags) {
+  return Flags == 0 || (Flags & (PI_MAP_WRITE | PI_MAP_WRITE_INVALIDATE_REGION)) != 0;
+}
+
+// Takes the maps of List whose command completed (or whose command failed: nothing
+// uses the memory then either) into Done.
+bool running(const _pi_event *Event) {
+  pi_int32 Status = PI_EVENT_COMPLETE;
+  return Event != nullptr && Event->Impl->status(Status) == PI_SUCCESS &&
+         Status != PI_EVENT_COMPLETE;
+}
+
+void takeFinished(std::list<BufferMapping> &List, std::list<BufferMapping> &Done) {
+  for (auto It = List.begin(); It != List.end();) {
+    if (running(It->Reading) || running(It->WritingBack))
+      ++It;
+    else
+      Done.splice(Done.end(), List, It++);
+  }
+}
+
+// Frees what Done holds: the events' references, then the memory (outside the buffer's
+// lock: a release may end a queue, which waits for its work).
+void finish(std::list<BufferMapping> &Done) {
+  for (BufferMapping &Map : Done)
+    for (_pi_event *Event : {Map.Reading, Map.WritingBack})
+      if (Event != nullptr)
+        release(Event);
+  Done.clear();
+}
+
+// The unmapped maps of Buffer whose write-back completed are freed.
+void freeUnmapped(_pi_mem &Buffer) {
+  std::list<BufferMapping> Done;
+  {
+    std::lock_guard<std::mutex> Lock(Buffer.Mappings.Mutex);
+    takeFinished(Buffer.Mappings.Unmapped, Done);
+  }
+  finish(Done);
+}
+
+// submit() whose command's event the caller gets where it asked (Out) and the core
+// keeps (Kept, one reference of its own) until the memory the command uses is freed.
+template <typename SubmitFunction>
+pi_result submitKept(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
+                     const pi_event *Waits, bool Blocking, pi_event *Out, _pi_event *&Kept,
+                     SubmitFunction &&Submit) {
+  pi_event Made = nullptr;
+  DGLINK_TRY(submit(Queue, Command, NumWaits, Waits, Blocking, &Made, Submit));
+  if (Out != nullptr) {
+    retain(Made);
+    *Out = Made;
+  }
+  Kept = Made;
+  return PI_SUCCESS;
+}
+
+} // namespace
+
+void MappedMemoryDelete::operator()(void *Pointer) const {
+  ::operator delete(Pointer, MappedAlignment);
+}
+
+void dropMappings(_pi_mem &Mem) {
+  std::list<BufferMapping> Done;
+  {
+    std::lock_guard<std::mutex> Lock(Mem.Mappings.Mutex);
+    Done.splice(Done.end(), Mem.Mappings.Live);
+    Done.splice(Done.end(), Mem.Mappings.Unmapped);
+  }
+  for (BufferMapping &Map : Done)
+    for (_pi_event *Event : {Map.Reading, Map.WritingBack})
+      if (Event != nullptr)
+        (void)Event->Impl->wait(); // a failed command uses the memory no longer either
+  finish(Done);
+}
+
+} // namespace dglink::core
+
+extern "C" {
+
+PI_API_EXPORT pi_result piEnqueueMemBufferMap(pi_queue Queue, pi_mem Buffer, pi_bool BlockingMap,
+                                              pi_map_flags MapFlags, size_t Offset, size_t Size,
+                                              pi_uint32 NumEventsInWaitList,
+                                              const pi_event *EventWaitList, pi_event *Event,
+                                              void **RetMap) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
+  DGLINK_CHECK_NOT_NULL(RetMap, PI_ERROR_INVALID_VALUE);
+  if ((MapFlags & ~KnownMapFlags) != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piEnqueueMemBufferMap: map flags {:#x} are not PI_MAP_READ, PI_MAP_WRITE "
+                        "and PI_MAP_WRITE_INVALIDATE_REGION",
+                        static_cast<unsigned long long>(MapFlags));
+  if ((MapFlags & PI_MAP_READ) != 0 && (MapFlags & PI_MAP_WRITE_INVALIDATE_REGION) != 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "piEnqueueMemBufferMap: PI_MAP_READ and PI_MAP_WRITE_INVALIDATE_REGION "
+                        "exclude each other");
+  if (Size == 0)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "piEnqueueMemBufferMap: argument 'Size' is 0");
+  DGLINK_TRY(checkRange(__func__, "map", *Buffer, Offset, Size));
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  freeUnmapped(*Buffer);
+
+  // The map's record is made before the command, so that nothing can fail after it.
+  std::list<BufferMapping> Made(1);
+  BufferMapping &Map = Made.front();
+  Map.Offset = Offset;
+  Map.Size = Size;
+  Map.Flags = MapFlags;
+  if (Buffer->HostPointer != nullptr) {
+    Map.Pointer = static_cast<char *>(Buffer->HostPointer) + Offset;
+  } else {
+    allocationPoint();
+    Map.Memory.reset(::operator new(Size, MappedAlignment));
+    Map.Pointer = Map.Memory.get();
+  }
+  const bool Blocking = BlockingMap != PI_FALSE;
+  const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
+  _pi_event *Kept = nullptr;
+  DGLINK_TRY(submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_MAP, NumEventsInWaitList, EventWaitList,
+                        Blocking, Event, Kept, [&](const Enqueue &Request) {
+                          return mapReads(MapFlags)
+                                     ? Queue->Impl->read(Map.Pointer, Location, Size, Request)
+                                     : Queue->Impl->marker(false, Request);
+                        }));
+  if (Blocking)
+    release(Kept); // complete: nothing writes the memory any more
+  else
+    Map.Reading = Kept;
+  *RetMap = Map.Pointer;
+  std::lock_guard<std::mutex> Lock(Buffer->Mappings.Mutex);
+  Buffer->Mappings.Live.splice(Buffer->Mappings.Live.end(), Made);
+  return PI_SUCCESS;
+}
+DGLINK_CATCH_ALL
+
+PI_API_EXPORT pi_result piEnqueueMemUnmap(pi_queue Queue, pi_mem Buffer, void *MappedPtr,
+                                          pi_uint32 NumEventsInWaitList,
+                                          const pi_event *EventWaitList, pi_event *Event) try {
+  DGLINK_ENTRY();
+  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  DGLINK_TRY(checkQueueBuffer(__func__, Queue, Buffer, "Buffer"));
+  DGLINK_CHECK_NOT_NULL(MappedPtr, PI_ERROR_INVALID_VALUE);
+  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  freeUnmapped(*Buffer);
+
+  // The map leaves the live ones while its write-back is submitted (another thread's
+  // unmap of the same pointer takes another map of it, or is refused), and goes back
+  // where the submission fails.
+  BufferMappings &Mappings = Buffer->Mappings;
+  std::list<BufferMapping> Taken;
+  {
+    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
+    const auto It =
+        std::find_if(Mappings.Live.begin(), Mappings.Live.end(),
+                     [&](const BufferMapping &Map) { return Map.Pointer == MappedPtr; });
+    if (It == Mappings.Live.end())
+      return dglink::fail(PI_ERROR_INVALID_VALUE,
+                          "piEnqueueMemUnmap: pointer {} is not a live map of this buffer (it "
+                          "has {} live map{}); unmap each pointer piEnqueueMemBufferMap returned "
+                          "for it once",
+                          fmt::ptr(MappedPtr), Mappings.Live.size(),
+                          Mappings.Live.size() == 1 ? "" : "s");
+    Taken.splice(Taken.end(), Mappings.Live, It);
+  }
+  BufferMapping &Map = Taken.front();
+  const DeviceGlobalLocation Location{Map.Offset, Buffer->Impl.get()};
+  // Back among the live maps where the write-back was refused (or an allocation threw);
+  // else freed once both commands completed (the map's may have been on another queue).
+  const auto settle = [&](bool Unmapped) {
+    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
+    std::list<BufferMapping> &Into = Unmapped ? Mappings.Unmapped : Mappings.Live;
+    Into.splice(Into.end(), Taken);
+  };
+  _pi_event *Kept = nullptr;
+  pi_result Result = PI_SUCCESS;
+  try {
+    Result = submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_UNMAP, NumEventsInWaitList,
+                        EventWaitList, false, Event, Kept, [&](const Enqueue &Request) {
+                          return mapWrites(Map.Flags)
+                                     ? Queue->Impl->write(Location, Map.Pointer, Map.Size, Request)
+                                     : Queue->Impl->marker(false, Request);
+                        });
+  } catch (...) {
+    settle(false);
+    throw;
+  }
+  Map.WritingBack = Kept;
+  settle(Result == PI_SUCCESS);
+  return Result;
 }
 DGLINK_CATCH_ALL
 

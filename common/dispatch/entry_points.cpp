@@ -505,6 +505,25 @@ pi_result piextUSMGetMemAllocInfo(pi_context Context, const void *Ptr, pi_mem_al
                                                     ParamValue, ParamValueSizeRet);
 }
 
+// ---- PI 1.2: buffer maps ----
+
+pi_result piEnqueueMemBufferMap(pi_queue Queue, pi_mem Buffer, pi_bool BlockingMap,
+                                pi_map_flags MapFlags, size_t Offset, size_t Size,
+                                pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                                pi_event *Event, void **RetMap) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemBufferMap(Queue, Buffer, BlockingMap, MapFlags, Offset, Size,
+                                                NumEventsInWaitList, EventWaitList, Event, RetMap);
+}
+
+pi_result piEnqueueMemUnmap(pi_queue Queue, pi_mem Buffer, void *MappedPtr,
+                            pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList,
+                            pi_event *Event) {
+  DGLINK_REQUIRE_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
+  return adapterOf(Queue).piEnqueueMemUnmap(Queue, Buffer, MappedPtr, NumEventsInWaitList,
+                                            EventWaitList, Event);
+}
+
 // ---- the plugin itself ----
 
 // The message storage is shared with every adapter (libdglink_support.so), so this

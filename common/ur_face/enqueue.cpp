@@ -390,6 +390,45 @@ ur_result_t urEnqueueDeviceGlobalVariableRead(ur_queue_handle_t hQueue,
 }
 DGLINK_UR_CATCH_ALL
 
+// ---- maps ----
+
+// UR's map flags are PI's (OpenCL's) bits; the core keeps the maps (docs/adapter-core.md).
+ur_result_t urEnqueueMemBufferMap(ur_queue_handle_t hQueue, ur_mem_handle_t hBuffer,
+                                  bool blockingMap, ur_map_flags_t mapFlags, size_t offset,
+                                  size_t size, uint32_t numEventsInWaitList,
+                                  const ur_event_handle_t *phEventWaitList,
+                                  ur_event_handle_t *phEvent, void **ppRetMap) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
+  if ((mapFlags & UR_MAP_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: map flags {:#x} are not valid",
+                  __func__, static_cast<unsigned>(mapFlags));
+  DGLINK_UR_NOT_NULL_POINTER(ppRetMap);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  DGLINK_UR_CHECK(hBuffer, PI_ERROR_INVALID_MEM_OBJECT);
+  if (offset > core(hBuffer)->Size || size > core(hBuffer)->Size - offset)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
+                  "{}: offset {} + size {} is past the buffer's {} bytes", __func__, offset, size,
+                  core(hBuffer)->Size);
+  DGLINK_UR_CORE(piEnqueueMemBufferMap(core(hQueue), core(hBuffer), blockingMap, mapFlags, offset,
+                                       size, numEventsInWaitList, core(phEventWaitList),
+                                       core(phEvent), ppRetMap));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueMemUnmap(ur_queue_handle_t hQueue, ur_mem_handle_t hMem, void *pMappedPtr,
+                              uint32_t numEventsInWaitList,
+                              const ur_event_handle_t *phEventWaitList,
+                              ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_HANDLE(hMem);
+  DGLINK_UR_NOT_NULL_POINTER(pMappedPtr);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  DGLINK_UR_CORE(piEnqueueMemUnmap(core(hQueue), core(hMem), pMappedPtr, numEventsInWaitList,
+                                   core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
 // ---- events ----
 
 namespace {
@@ -412,6 +451,10 @@ ur_command_t commandOf(pi_command_type Command) {
     return UR_COMMAND_MEM_BUFFER_COPY_RECT;
   case PI_COMMAND_TYPE_MEM_BUFFER_FILL:
     return UR_COMMAND_MEM_BUFFER_FILL;
+  case PI_COMMAND_TYPE_MEM_BUFFER_MAP:
+    return UR_COMMAND_MEM_BUFFER_MAP;
+  case PI_COMMAND_TYPE_MEM_BUFFER_UNMAP:
+    return UR_COMMAND_MEM_UNMAP;
   case PI_COMMAND_TYPE_BARRIER:
     return UR_COMMAND_EVENTS_WAIT_WITH_BARRIER;
   case PI_COMMAND_TYPE_USM_FILL:

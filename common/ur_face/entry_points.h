@@ -119,6 +119,11 @@ ur_result_t urEnqueueMemBufferCopy(ur_queue_handle_t, ur_mem_handle_t, ur_mem_ha
 ur_result_t urEnqueueMemBufferFill(ur_queue_handle_t, ur_mem_handle_t, const void *, size_t, size_t,
                                    size_t, uint32_t, const ur_event_handle_t *,
                                    ur_event_handle_t *);
+ur_result_t urEnqueueMemBufferMap(ur_queue_handle_t, ur_mem_handle_t, bool, ur_map_flags_t, size_t,
+                                  size_t, uint32_t, const ur_event_handle_t *, ur_event_handle_t *,
+                                  void **);
+ur_result_t urEnqueueMemUnmap(ur_queue_handle_t, ur_mem_handle_t, void *, uint32_t,
+                              const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueMemBufferReadRect(ur_queue_handle_t, ur_mem_handle_t, bool, ur_rect_offset_t,
                                        ur_rect_offset_t, ur_rect_region_t, size_t, size_t, size_t,
                                        size_t, void *, uint32_t, const ur_event_handle_t *,

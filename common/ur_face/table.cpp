@@ -100,6 +100,8 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnMemBufferReadRect = urEnqueueMemBufferReadRect;
   Table.Enqueue.pfnMemBufferWriteRect = urEnqueueMemBufferWriteRect;
   Table.Enqueue.pfnMemBufferCopyRect = urEnqueueMemBufferCopyRect;
+  Table.Enqueue.pfnMemBufferMap = urEnqueueMemBufferMap;
+  Table.Enqueue.pfnMemUnmap = urEnqueueMemUnmap;
   Table.Enqueue.pfnEventsWaitWithBarrierExt = urEnqueueEventsWaitWithBarrierExt;
   Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;
   Table.Enqueue.pfnUSMMemcpy = urEnqueueUSMMemcpy;

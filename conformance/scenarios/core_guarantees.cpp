@@ -171,6 +171,10 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
   pi_kernel NewKernel = nullptr;
   pi_event NewEvent = nullptr;
   void *NewUsm = nullptr;
+  void *NewMap = nullptr;
+  // A map for each try of piEnqueueMemUnmap, made unarmed before it (not counted as made
+  // by the call: a failed unmap leaves it live, and it is unmapped after the try).
+  void *ToUnmap = nullptr;
   // Inputs of the compile and link calls, made unarmed before each of their tries.
   pi_program Fresh = nullptr, Compiled = nullptr;
   auto MakeFresh = [&] {
@@ -391,6 +395,24 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
                                           nullptr);
        },
        nullptr},
+      {"piEnqueueMemBufferMap",
+       [&] {
+         return A.piEnqueueMemBufferMap(Q, Buffer, PI_TRUE, PI_MAP_READ | PI_MAP_WRITE, 16, 16, 0,
+                                        nullptr, &NewEvent, &NewMap);
+       },
+       nullptr},
+      {"piEnqueueMemUnmap",
+       [&] {
+         const pi_result Result = A.piEnqueueMemUnmap(Q, Buffer, ToUnmap, 0, nullptr, &NewEvent);
+         if (Result == PI_SUCCESS)
+           ToUnmap = nullptr;
+         return Result;
+       },
+       [&] {
+         EXPECT_EQ(A.piEnqueueMemBufferMap(Q, Buffer, PI_TRUE, PI_MAP_WRITE, 0, 16, 0, nullptr,
+                                           nullptr, &ToUnmap),
+                   PI_SUCCESS);
+       }},
   };
   // Every entry point of the ABI is in the list (and piPluginInit), but
   // piPluginGetLastError, checked after it.
@@ -402,7 +424,7 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
 
   auto MadeSomething = [&] {
     return NewContext || NewQueue || NewMem || NewProgram || Linked || NewKernel || NewEvent ||
-           NewUsm;
+           NewUsm || NewMap;
   };
   // Releases what a call made (and the compile and link inputs), once.
   auto Drop = [](auto &Handle, auto Release) {
@@ -419,6 +441,12 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
     Drop(NewKernel, A.piKernelRelease);
     Drop(NewEvent, A.piEventRelease);
     Drop(NewUsm, [&](void *Pointer) { return A.piextUSMFree(Ctx, Pointer); });
+    Drop(NewMap, [&](void *Pointer) {
+      return A.piEnqueueMemUnmap(Q, Buffer, Pointer, 0, nullptr, nullptr);
+    });
+    Drop(ToUnmap, [&](void *Pointer) {
+      return A.piEnqueueMemUnmap(Q, Buffer, Pointer, 0, nullptr, nullptr);
+    });
     Drop(Fresh, A.piProgramRelease);
     Drop(Compiled, A.piProgramRelease);
   };
@@ -446,6 +474,7 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
   };
   constexpr unsigned MaxPoints = 64;
   for (const Export &Entry : Calls) {
+    SCOPED_TRACE(Entry.Name);
     const std::string Text = Entry.Name;
     const size_t Retain = Text.find("Retain");
     const bool Counted = Text != "piDeviceRetain" && Text != "piDeviceRelease";
@@ -461,7 +490,7 @@ TEST_P(CoreGuarantees, AllocationFailureInEveryExportIsAnError) {
       const pi_result Result = Try(Entry, Point);
       if (Result == PI_ERROR_OUT_OF_HOST_MEMORY && Expected != PI_ERROR_OUT_OF_HOST_MEMORY) {
         EXPECT_FALSE(NewContext || NewQueue || NewMem || NewProgram || Linked || NewKernel ||
-                     NewEvent || NewUsm)
+                     NewEvent || NewUsm || NewMap)
             << Text << " handed out a handle and failed";
         EXPECT_NE(adapterError().find("out of host memory"), std::string::npos) << Text;
         // Nothing changed: the reference taken for a release is still there.

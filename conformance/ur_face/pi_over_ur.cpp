@@ -175,6 +175,8 @@ pi_result back(ur_result_t Result, pi_result NullHandle = PI_ERROR_INVALID_VALUE
       {"'phKernel'", "'RetKernel'"},
       {"'phDevices'", "'DeviceList'"},
       {"'pMem'", "'Ptr'"},
+      {"'ppRetMap'", "'RetMap'"},
+      {"'pMappedPtr'", "'MappedPtr'"},
       {"'hBufferSrc'", "'SrcBuffer'"},
       {"'hBufferDst'", "'DstBuffer'"},
       {"'pHost'", "'HostPtr'"}};
@@ -913,6 +915,10 @@ pi_command_type piCommand(ur_command_t Command) {
     return PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT;
   case UR_COMMAND_MEM_BUFFER_FILL:
     return PI_COMMAND_TYPE_MEM_BUFFER_FILL;
+  case UR_COMMAND_MEM_BUFFER_MAP:
+    return PI_COMMAND_TYPE_MEM_BUFFER_MAP;
+  case UR_COMMAND_MEM_UNMAP:
+    return PI_COMMAND_TYPE_MEM_BUFFER_UNMAP;
   case UR_COMMAND_USM_FILL:
     return PI_COMMAND_TYPE_USM_FILL;
   case UR_COMMAND_USM_MEMCPY:
@@ -1004,6 +1010,31 @@ PI_API_EXPORT pi_result piEnqueueMemBufferWrite(pi_queue Queue, pi_mem Buffer,
                                       BlockingWrite != 0, Offset, Size, Src, NumEventsInWaitList,
                                       reinterpret_cast<const ur_event_handle_t *>(EventWaitList),
                                       reinterpret_cast<ur_event_handle_t *>(Event)),
+              firstNull({{Queue, PI_ERROR_INVALID_QUEUE}, {Buffer, PI_ERROR_INVALID_MEM_OBJECT}}));
+}
+
+PI_API_EXPORT pi_result piEnqueueMemBufferMap(pi_queue Queue, pi_mem Buffer, pi_bool BlockingMap,
+                                              pi_map_flags MapFlags, size_t Offset, size_t Size,
+                                              pi_uint32 NumEventsInWaitList,
+                                              const pi_event *EventWaitList, pi_event *Event,
+                                              void **RetMap) {
+  DGLINK_ROUTE(Queue, PI_ERROR_INVALID_QUEUE);
+  return back(urEnqueueMemBufferMap(UR(Queue, ur_queue_handle_t), UR(Buffer, ur_mem_handle_t),
+                                    BlockingMap != 0, static_cast<ur_map_flags_t>(MapFlags), Offset,
+                                    Size, NumEventsInWaitList,
+                                    reinterpret_cast<const ur_event_handle_t *>(EventWaitList),
+                                    reinterpret_cast<ur_event_handle_t *>(Event), RetMap),
+              firstNull({{Queue, PI_ERROR_INVALID_QUEUE}, {Buffer, PI_ERROR_INVALID_MEM_OBJECT}}));
+}
+
+PI_API_EXPORT pi_result piEnqueueMemUnmap(pi_queue Queue, pi_mem Buffer, void *MappedPtr,
+                                          pi_uint32 NumEventsInWaitList,
+                                          const pi_event *EventWaitList, pi_event *Event) {
+  DGLINK_ROUTE(Queue, PI_ERROR_INVALID_QUEUE);
+  return back(urEnqueueMemUnmap(UR(Queue, ur_queue_handle_t), UR(Buffer, ur_mem_handle_t),
+                                MappedPtr, NumEventsInWaitList,
+                                reinterpret_cast<const ur_event_handle_t *>(EventWaitList),
+                                reinterpret_cast<ur_event_handle_t *>(Event)),
               firstNull({{Queue, PI_ERROR_INVALID_QUEUE}, {Buffer, PI_ERROR_INVALID_MEM_OBJECT}}));
 }
 

@@ -288,6 +288,15 @@ typedef struct {
 } pi_buffer_region_struct;
 typedef pi_buffer_region_struct *pi_buffer_region;
 
+/* piEnqueueMemBufferMap: what the host does with the mapped bytes (OpenCL's cl_map_flags
+ * numbering). READ and WRITE get the buffer's bytes; WRITE_INVALIDATE_REGION alone may get
+ * any bytes (nothing is read), and excludes READ. 0 is READ | WRITE. What a map that may
+ * write (WRITE, WRITE_INVALIDATE_REGION, 0) holds is written back by piEnqueueMemUnmap. */
+typedef pi_bitfield pi_map_flags;
+#define PI_MAP_READ ((pi_map_flags)1 << 0)
+#define PI_MAP_WRITE ((pi_map_flags)1 << 1)
+#define PI_MAP_WRITE_INVALIDATE_REGION ((pi_map_flags)1 << 2)
+
 /* A rectangle of piEnqueueMemBufferRead/Write/CopyRect: offsets and region in bytes for
  * x, rows for y, slices for z; a pitch of 0 is the tight one (row: region[0], slice:
  * region[1] * row pitch). */
@@ -393,6 +402,8 @@ typedef enum {
   PI_COMMAND_TYPE_MEM_BUFFER_READ = 0x11F3,
   PI_COMMAND_TYPE_MEM_BUFFER_WRITE = 0x11F4,
   PI_COMMAND_TYPE_MEM_BUFFER_COPY = 0x11F5,
+  PI_COMMAND_TYPE_MEM_BUFFER_MAP = 0x11FB,
+  PI_COMMAND_TYPE_MEM_BUFFER_UNMAP = 0x11FD,
   PI_COMMAND_TYPE_MARKER = 0x11FE,
   PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT = 0x1201,
   PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT = 0x1202,
@@ -686,7 +697,14 @@ typedef _pi_device_binaries_struct *pi_device_binaries;
   /* PI 1.2 */                                                                                     \
   X(piextUSMGetMemAllocInfo, pi_result,                                                            \
     (pi_context Context, const void *Ptr, pi_mem_alloc_info ParamName, size_t ParamValueSize,      \
-     void *ParamValue, size_t *ParamValueSizeRet))
+     void *ParamValue, size_t *ParamValueSizeRet))                                                 \
+  X(piEnqueueMemBufferMap, pi_result,                                                              \
+    (pi_queue Queue, pi_mem Buffer, pi_bool BlockingMap, pi_map_flags MapFlags, size_t Offset,     \
+     size_t Size, pi_uint32 NumEventsInWaitList, const pi_event *EventWaitList, pi_event *Event,   \
+     void **RetMap))                                                                               \
+  X(piEnqueueMemUnmap, pi_result,                                                                  \
+    (pi_queue Queue, pi_mem Buffer, void *MappedPtr, pi_uint32 NumEventsInWaitList,                \
+     const pi_event *EventWaitList, pi_event *Event))
 
 /* The function table an adapter fills in piPluginInit. */
 struct _pi_plugin_functions {

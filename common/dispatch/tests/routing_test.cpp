@@ -296,6 +296,14 @@ std::vector<NullCase> nullCases() {
        [] {
          return ::piextUSMGetMemAllocInfo(nullptr, nullptr, PI_MEM_ALLOC_TYPE, 0, nullptr, nullptr);
        }},
+      {"piEnqueueMemBufferMap", "Queue", PI_ERROR_INVALID_QUEUE,
+       [] {
+         void *Map = nullptr;
+         return ::piEnqueueMemBufferMap(nullptr, nullptr, PI_TRUE, PI_MAP_READ, 0, 1, 0, nullptr,
+                                        nullptr, &Map);
+       }},
+      {"piEnqueueMemUnmap", "Queue", PI_ERROR_INVALID_QUEUE,
+       [Ptr] { return ::piEnqueueMemUnmap(nullptr, nullptr, Ptr, 0, nullptr, nullptr); }},
   };
 }
 

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -127,9 +128,10 @@ struct DeviceMemory {
 
 // What HOST_UNIFIED_MEMORY answers. A SYCL runtime that reads true shares a buffer's
 // host and device copies: it creates the buffer over the host memory
-// (USE_HOST_POINTER) and reaches it through maps, which the adapters do not serve. So
-// false everywhere, whatever the driver says (Memory.HostUnified), until they do: the
-// runtime then copies, which works.
+// (USE_HOST_POINTER) and reaches it through maps. Maps are served now, but Level Zero
+// refuses USE_HOST_POINTER and that path has not been run with DPC++: so false
+// everywhere, whatever the driver says (Memory.HostUnified); the runtime then copies,
+// which works.
 inline bool servesHostUnifiedMemory(const DeviceMemory &) { return false; }
 
 // What kernels' atomics and fences can do (PI_MEMORY_ORDER_* and PI_MEMORY_SCOPE_* bits,
@@ -244,6 +246,44 @@ struct _pi_queue : dglink::core::HandleHeader {
   std::unique_ptr<dglink::core::QueueImpl> Impl;
 };
 
+namespace dglink::core {
+
+// Host memory a map handed out (piEnqueueMemBufferMap), aligned for any type.
+struct MappedMemoryDelete {
+  void operator()(void *Pointer) const;
+};
+using MappedMemory = std::unique_ptr<void, MappedMemoryDelete>;
+
+// One map of a buffer: where the host sees Size bytes at Offset, with what flags; the
+// host memory the core allocated (none for a HOST_PTR_USE buffer: the caller's memory
+// at Offset); and the commands that may still use that memory (retained: the memory
+// outlives them): the map's read where it did not block, the unmap's write-back.
+// memory.cpp.
+struct BufferMapping {
+  void *Pointer = nullptr;
+  size_t Offset = 0;
+  size_t Size = 0;
+  pi_map_flags Flags = 0;
+  MappedMemory Memory;
+  _pi_event *Reading = nullptr;
+  _pi_event *WritingBack = nullptr;
+};
+
+// A buffer's live maps, and the memory of unmapped ones whose write-back is still
+// running (freed once it completed, at the buffer's next map or unmap, or at its
+// release, which waits for it).
+struct BufferMappings {
+  std::mutex Mutex;
+  std::list<BufferMapping> Live;
+  std::list<BufferMapping> Unmapped;
+};
+
+// Ends every map of Mem at its release: waits for the commands still using the memory,
+// then frees it. Unmapped maps are not written back (as OpenCL, whose buffer is gone).
+void dropMappings(_pi_mem &Mem);
+
+} // namespace dglink::core
+
 struct _pi_mem : dglink::core::HandleHeader {
   static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Mem;
   _pi_mem() : HandleHeader(Kind) {}
@@ -256,6 +296,7 @@ struct _pi_mem : dglink::core::HandleHeader {
   // sub-buffer) and where in it the sub-buffer starts.
   _pi_mem *Parent = nullptr;
   size_t Origin = 0;
+  dglink::core::BufferMappings Mappings;
   std::unique_ptr<dglink::core::MemImpl> Impl;
 };
 
