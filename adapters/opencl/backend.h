@@ -211,8 +211,8 @@ public:
   ClContext &Context;
   _pi_device &Device;
   cl_command_queue Queue;
-  bool Profiling = false;   // made with CL_QUEUE_PROFILING_ENABLE
-  cl_mem Stamp = nullptr;   // a profiling queue's 4-byte buffer its markers fill (marker())
+  bool Profiling = false; // made with CL_QUEUE_PROFILING_ENABLE
+  cl_mem Stamp = nullptr; // a profiling queue's 4-byte buffer its markers fill (marker())
 };
 
 // Memory a copy reaches: an OpenCL buffer (piMemBufferCreate, a program's lowered
