@@ -8,6 +8,7 @@
 // no message.
 #include "fixtures.h"
 #include "image_metadata.h"
+#include "ur_handles.h"
 
 #include <unified-runtime/ur_api.h>
 #include <unified-runtime/ur_ddi.h>
@@ -25,28 +26,6 @@
 
 namespace dglink::conformance {
 namespace {
-
-ur_device_handle_t asUr(pi_device Device) { return reinterpret_cast<ur_device_handle_t>(Device); }
-ur_context_handle_t asUr(pi_context Context) {
-  return reinterpret_cast<ur_context_handle_t>(Context);
-}
-ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue_handle_t>(Queue); }
-ur_kernel_handle_t asUr(pi_kernel Kernel) { return reinterpret_cast<ur_kernel_handle_t>(Kernel); }
-
-// The message the device's UR adapter gave last on this thread.
-std::string urLastError(pi_platform Platform) {
-  ur_adapter_handle_t Adapter = nullptr;
-  // The adapter handle (a pointer) is what the query writes.
-  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
-  if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
-                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
-    return "(no adapter)";
-  const char *Message = nullptr;
-  int32_t Code = 0;
-  if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
-    return "";
-  return Message;
-}
 
 // An 8-byte size prefix (as UR's CTS and DPC++ pass program metadata), then Payload.
 std::vector<uint8_t> prefixed(uint64_t Prefix, const void *Payload, size_t Size) {

@@ -4,6 +4,7 @@
 // handles. A scenario of dglink_conformance_ur only; through the bridge a pi_* handle is
 // the UR handle.
 #include "fixtures.h"
+#include "ur_handles.h"
 
 #include <unified-runtime/ur_api.h>
 
@@ -20,27 +21,6 @@
 
 namespace dglink::conformance {
 namespace {
-
-ur_context_handle_t asUr(pi_context Context) {
-  return reinterpret_cast<ur_context_handle_t>(Context);
-}
-ur_device_handle_t asUr(pi_device Device) { return reinterpret_cast<ur_device_handle_t>(Device); }
-ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue_handle_t>(Queue); }
-ur_kernel_handle_t asUr(pi_kernel Kernel) { return reinterpret_cast<ur_kernel_handle_t>(Kernel); }
-
-// The message the device's UR adapter gave last on this thread.
-std::string urMessage(pi_platform Platform) {
-  ur_adapter_handle_t Adapter = nullptr;
-  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
-  if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
-                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
-    return "(no adapter)";
-  const char *Message = nullptr;
-  int32_t Code = 0;
-  if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
-    return "";
-  return Message;
-}
 
 ur_event_status_t statusOf(ur_event_handle_t Event) {
   ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
@@ -78,7 +58,7 @@ TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
   void *Usm = nullptr;
   ASSERT_EQ(urUSMDeviceAlloc(asUr(Context.get()), asUr(Device), nullptr, nullptr, Bytes, &Usm),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   std::vector<uint8_t> Data(Bytes);
   std::iota(Data.begin(), Data.end(), uint8_t{3});
   ASSERT_EQ(urEnqueueUSMMemcpy(Q, true, Usm, Data.data(), Bytes, 0, nullptr, nullptr),
@@ -88,7 +68,7 @@ TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
        {UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST}) {
     ur_event_handle_t Event = nullptr;
     ASSERT_EQ(urEnqueueUSMPrefetch(Q, Usm, Bytes, Flags, 0, nullptr, &Event), UR_RESULT_SUCCESS)
-        << urMessage(Platform);
+        << urLastError(Platform);
     ASSERT_EQ(urEventWait(1, &Event), UR_RESULT_SUCCESS);
     EXPECT_EQ(statusOf(Event), UR_EVENT_STATUS_COMPLETE);
     ur_command_t Command = UR_COMMAND_FORCE_UINT32;
@@ -103,7 +83,7 @@ TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
   EXPECT_EQ(urEnqueueUSMPrefetch(Q, static_cast<char *>(Usm) + 1024, 1024,
                                  UR_USM_MIGRATION_FLAG_HOST_TO_DEVICE, 1, &Before, &Part),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(urEventWait(1, &Part), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Part), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Before), UR_RESULT_SUCCESS);
@@ -114,7 +94,7 @@ TEST_P(UrUsmHints, PrefetchAndAdviseCompleteAndKeepTheData) {
                                    UR_USM_ADVICE_FLAG_SET_PREFERRED_LOCATION,
                                &Advised),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   ASSERT_EQ(urEventWait(1, &Advised), UR_RESULT_SUCCESS);
   EXPECT_EQ(statusOf(Advised), UR_EVENT_STATUS_COMPLETE);
   EXPECT_EQ(urEventRelease(Advised), UR_RESULT_SUCCESS);
@@ -167,10 +147,10 @@ TEST_P(UrKernelQueries, GroupAndSubGroupInfoFromTheDriver) {
   auto Group = [&](ur_kernel_group_info_t Name) {
     size_t Size = 0, Value = 12345;
     EXPECT_EQ(urKernelGetGroupInfo(K, D, Name, 0, nullptr, &Size), UR_RESULT_SUCCESS)
-        << Name << ": " << urMessage(Platform);
+        << Name << ": " << urLastError(Platform);
     EXPECT_EQ(Size, sizeof(size_t));
     EXPECT_EQ(urKernelGetGroupInfo(K, D, Name, sizeof(Value), &Value, nullptr), UR_RESULT_SUCCESS)
-        << Name << ": " << urMessage(Platform);
+        << Name << ": " << urLastError(Platform);
     return Value;
   };
   const size_t Local = Group(UR_KERNEL_GROUP_INFO_LOCAL_MEM_SIZE);
@@ -207,11 +187,11 @@ TEST_P(UrKernelQueries, GroupAndSubGroupInfoFromTheDriver) {
     size_t Size = 0;
     uint32_t Value = 12345;
     EXPECT_EQ(urKernelGetSubGroupInfo(K, D, Name, 0, nullptr, &Size), UR_RESULT_SUCCESS)
-        << Name << ": " << urMessage(Platform);
+        << Name << ": " << urLastError(Platform);
     EXPECT_EQ(Size, sizeof(uint32_t));
     EXPECT_EQ(urKernelGetSubGroupInfo(K, D, Name, sizeof(Value), &Value, nullptr),
               UR_RESULT_SUCCESS)
-        << Name << ": " << urMessage(Platform);
+        << Name << ": " << urLastError(Platform);
     return Value;
   };
   EXPECT_GE(SubGroup(UR_KERNEL_SUB_GROUP_INFO_MAX_SUB_GROUP_SIZE), 1u);
@@ -240,7 +220,7 @@ TEST_P(UrFromNative, EventOfNoCommand) {
   ur_event_handle_t Event = nullptr;
   ASSERT_EQ(urEventCreateWithNativeHandle(0, asUr(Context.get()), nullptr, &Event),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(statusOf(Event), UR_EVENT_STATUS_COMPLETE);
   ur_context_handle_t Of = nullptr;
   EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_CONTEXT, handleBytes<ur_context_handle_t>(), &Of,
@@ -258,7 +238,7 @@ TEST_P(UrFromNative, EventOfNoCommand) {
   ASSERT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 0, nullptr, &Marker), UR_RESULT_SUCCESS);
   const ur_event_handle_t Both[] = {Event, Marker};
   EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 2, Both, &After), UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(urEventWait(1, &After), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 0, &Event, nullptr),
             UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
@@ -287,7 +267,7 @@ TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
   ur_device_handle_t Made = nullptr;
   ASSERT_EQ(urDeviceCreateWithNativeHandle(NativeDevice, Adapter, nullptr, &Made),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(Made, asUr(Device));
   ur_native_handle_t NativePlatform = 0;
   if (urPlatformGetNativeHandle(reinterpret_cast<ur_platform_handle_t>(Platform),
@@ -295,7 +275,7 @@ TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
     ur_platform_handle_t MadePlatform = nullptr;
     ASSERT_EQ(urPlatformCreateWithNativeHandle(NativePlatform, Adapter, nullptr, &MadePlatform),
               UR_RESULT_SUCCESS)
-        << urMessage(Platform);
+        << urLastError(Platform);
     EXPECT_EQ(MadePlatform, reinterpret_cast<ur_platform_handle_t>(Platform));
   }
 }
@@ -320,10 +300,11 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
       urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), asUr(Device), nullptr, &Made);
   if (GetParam().Backend != "opencl") {
     EXPECT_EQ(Result, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    EXPECT_NE(urMessage(Platform).find("native handle"), std::string::npos) << urMessage(Platform);
+    EXPECT_NE(urLastError(Platform).find("native handle"), std::string::npos)
+        << urLastError(Platform);
     GTEST_SKIP() << "the " << GetParam().Backend << " adapter adopts no driver queue or event";
   }
-  ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urMessage(Platform);
+  ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urLastError(Platform);
 #ifdef DGLINK_NATIVE_OPENCL
   ASSERT_EQ(clGetCommandQueueInfo(ClQueue, CL_QUEUE_REFERENCE_COUNT, sizeof(References),
                                   &References, nullptr),
@@ -346,17 +327,17 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   ASSERT_EQ(urEnqueueMemBufferWrite(Made, Buffer, false, 0, Data.size(), Data.data(), 0, nullptr,
                                     &Written),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   ur_native_handle_t NativeEvent = 0;
   ASSERT_EQ(urEventGetNativeHandle(Written, &NativeEvent), UR_RESULT_SUCCESS);
   ur_event_handle_t Adopted = nullptr;
   ASSERT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
             UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(
       urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Adopted, nullptr),
       UR_RESULT_SUCCESS)
-      << urMessage(Platform);
+      << urLastError(Platform);
   EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
   EXPECT_EQ(Back, Data);
   // The adopted event's queue is a queue over the driver's queue of its command (made by

@@ -1,0 +1,41 @@
+// What the UR-face scenarios share: a pi_* handle of the bridge as the UR handle it is,
+// and the last message of a device's UR adapter.
+#pragma once
+
+#include <dglink/pi.h>
+
+#include <unified-runtime/ur_api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace dglink::conformance {
+
+// Through the bridge a pi_* handle is the UR handle.
+inline ur_device_handle_t asUr(pi_device Device) {
+  return reinterpret_cast<ur_device_handle_t>(Device);
+}
+inline ur_context_handle_t asUr(pi_context Context) {
+  return reinterpret_cast<ur_context_handle_t>(Context);
+}
+inline ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue_handle_t>(Queue); }
+inline ur_kernel_handle_t asUr(pi_kernel Kernel) {
+  return reinterpret_cast<ur_kernel_handle_t>(Kernel);
+}
+
+// The message the platform's UR adapter gave last on this thread.
+inline std::string urLastError(pi_platform Platform) {
+  ur_adapter_handle_t Adapter = nullptr;
+  // The adapter handle (a pointer) is what the query writes.
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+  if (urPlatformGetInfo(reinterpret_cast<ur_platform_handle_t>(Platform), UR_PLATFORM_INFO_ADAPTER,
+                        AdapterBytes, &Adapter, nullptr) != UR_RESULT_SUCCESS)
+    return "(no adapter)";
+  const char *Message = nullptr;
+  int32_t Code = 0;
+  if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
+    return "";
+  return Message;
+}
+
+} // namespace dglink::conformance
