@@ -15,6 +15,15 @@ ur_result_t checkWaitList(const char *Function, uint32_t Count, const ur_event_h
   return UR_RESULT_SUCCESS;
 }
 
+// UR_RESULT_ERROR_INVALID_SIZE where [Begin, Begin + Count) leaves the (checked) buffer.
+#define DGLINK_UR_BUFFER_RANGE(Buffer, Begin, Count)                                               \
+  do {                                                                                             \
+    if ((Begin) > core(Buffer)->Size || (Count) > core(Buffer)->Size - (Begin))                    \
+      return failUr(UR_RESULT_ERROR_INVALID_SIZE,                                                  \
+                    "{}: offset {} + size {} is past the buffer's {} bytes", __func__, Begin,      \
+                    Count, core(Buffer)->Size);                                                    \
+  } while (0)
+
 #define DGLINK_UR_WAIT_LIST(Count, List)                                                           \
   do {                                                                                             \
     if (const ur_result_t DglinkWait_ = checkWaitList(__func__, Count, List);                      \
@@ -114,10 +123,7 @@ ur_result_t urEnqueueMemBufferRead(ur_queue_handle_t hQueue, ur_mem_handle_t hBu
   DGLINK_UR_NOT_NULL_POINTER(pDst);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CHECK(hBuffer, PI_ERROR_INVALID_MEM_OBJECT);
-  if (offset > core(hBuffer)->Size || size > core(hBuffer)->Size - offset)
-    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
-                  "{}: offset {} + size {} is past the buffer's {} bytes", __func__, offset, size,
-                  core(hBuffer)->Size);
+  DGLINK_UR_BUFFER_RANGE(hBuffer, offset, size);
   DGLINK_UR_CORE(piEnqueueMemBufferRead(core(hQueue), core(hBuffer), blockingRead, offset, size,
                                         pDst, numEventsInWaitList, core(phEventWaitList),
                                         core(phEvent)));
@@ -134,10 +140,7 @@ ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hB
   DGLINK_UR_NOT_NULL_POINTER(pSrc);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CHECK(hBuffer, PI_ERROR_INVALID_MEM_OBJECT);
-  if (offset > core(hBuffer)->Size || size > core(hBuffer)->Size - offset)
-    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
-                  "{}: offset {} + size {} is past the buffer's {} bytes", __func__, offset, size,
-                  core(hBuffer)->Size);
+  DGLINK_UR_BUFFER_RANGE(hBuffer, offset, size);
   DGLINK_UR_CORE(piEnqueueMemBufferWrite(core(hQueue), core(hBuffer), blockingWrite, offset, size,
                                          pSrc, numEventsInWaitList, core(phEventWaitList),
                                          core(phEvent)));
@@ -406,10 +409,7 @@ ur_result_t urEnqueueMemBufferMap(ur_queue_handle_t hQueue, ur_mem_handle_t hBuf
   DGLINK_UR_NOT_NULL_POINTER(ppRetMap);
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CHECK(hBuffer, PI_ERROR_INVALID_MEM_OBJECT);
-  if (offset > core(hBuffer)->Size || size > core(hBuffer)->Size - offset)
-    return failUr(UR_RESULT_ERROR_INVALID_SIZE,
-                  "{}: offset {} + size {} is past the buffer's {} bytes", __func__, offset, size,
-                  core(hBuffer)->Size);
+  DGLINK_UR_BUFFER_RANGE(hBuffer, offset, size);
   DGLINK_UR_CORE(piEnqueueMemBufferMap(core(hQueue), core(hBuffer), blockingMap, mapFlags, offset,
                                        size, numEventsInWaitList, core(phEventWaitList),
                                        core(phEvent), ppRetMap));
