@@ -82,7 +82,14 @@ struct CopyTuning {
                                                 // 2 us for pageable memory on the H100 host
 
   // The threads the pool needs: the most either kind of copy uses.
-  unsigned poolThreads() const { return Threads > ReadThreads ? Threads : ReadThreads; }
+  unsigned PoolThreads = 0; // DGLINK_COPY_POOL_THREADS: the pool's threads, the callers'
+                            // places included (0: as many as one copy may use, the larger
+                            // of Threads and ReadThreads); more let copies to several
+                            // devices at once each have their share
+  unsigned poolThreads() const {
+    const unsigned PerCopy = Threads > ReadThreads ? Threads : ReadThreads;
+    return PoolThreads > PerCopy ? PoolThreads : PerCopy;
+  }
 };
 // The knobs as the environment sets them now (warnings name every value ignored).
 CopyTuning copyTuningFromEnvironment();
