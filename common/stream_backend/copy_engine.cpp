@@ -180,16 +180,15 @@ CopyTuning copyTuningFromEnvironment() {
   T.UsmBytes = envSize("DGLINK_COPY_USM_BYTES", T.UsmBytes, 0, std::numeric_limits<size_t>::max());
   logger().debug(
       "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
-      "ring {} B / {} segments ({}); {} / {} threads (writes / reads, pool {}) from {} B (pieces >= {} B, "
-      "spin {} us, "
+      "ring {} B / {} segments ({}); {} / {} threads (writes / reads, pool {}) from {} B "
+      "(pieces >= {} B, spin {} us, "
       "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
       "staged non-blocking reads {}, USM copies from {} B",
       T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
       T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.poolThreads(),
-      T.ParallelBytes,
-      T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
-      T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes,
-      T.StagedNonBlockingReads, T.UsmBytes);
+      T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes,
+      T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool,
+      T.PinnedCheckBytes, T.StagedNonBlockingReads, T.UsmBytes);
   return T;
 }
 
