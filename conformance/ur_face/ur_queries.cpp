@@ -366,6 +366,60 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
 }
 
+// An event of a driver queue dglink cannot wrap (OpenCL: out of order) is adopted as an
+// event of no queue, and the caller's reference is neither taken nor dropped twice.
+TEST_P(UrFromNative, EventOfAnOutOfOrderDriverQueue) {
+  if (GetParam().Backend != "opencl")
+    GTEST_SKIP() << "OpenCL's queues only: the " << GetParam().Backend
+                 << " adapter adopts no driver event";
+#ifdef DGLINK_NATIVE_OPENCL
+  ur_native_handle_t NativeContext = 0, NativeDevice = 0;
+  ASSERT_EQ(urContextGetNativeHandle(asUr(Context.get()), &NativeContext), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
+  const cl_queue_properties Properties[] = {CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int Error = CL_SUCCESS;
+  cl_command_queue OutOfOrder = clCreateCommandQueueWithProperties(
+      reinterpret_cast<cl_context>(NativeContext), reinterpret_cast<cl_device_id>(NativeDevice),
+      Properties, &Error);
+  if (Error == CL_INVALID_QUEUE_PROPERTIES)
+    GTEST_SKIP() << "the device makes no out-of-order queue";
+  ASSERT_EQ(Error, CL_SUCCESS);
+  cl_event Marker = nullptr;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(OutOfOrder, 0, nullptr, &Marker), CL_SUCCESS);
+  ASSERT_EQ(clFinish(OutOfOrder), CL_SUCCESS);
+  auto References = [&] {
+    cl_uint Count = 0;
+    EXPECT_EQ(clGetEventInfo(Marker, CL_EVENT_REFERENCE_COUNT, sizeof(Count), &Count, nullptr),
+              CL_SUCCESS);
+    return Count;
+  };
+  const cl_uint Before = References();
+  ur_event_handle_t Adopted = nullptr;
+  ASSERT_EQ(urEventCreateWithNativeHandle(reinterpret_cast<ur_native_handle_t>(Marker),
+                                          asUr(Context.get()), nullptr, &Adopted),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(References(), Before + 1) << "not owned: the adopted event takes a reference";
+  EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
+  ur_queue_handle_t EventQueue = asUr(Queue.get());
+  ASSERT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &EventQueue, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(EventQueue, nullptr) << "an out-of-order driver queue is no dglink queue";
+  // Usable in a wait list of dglink's own queue.
+  EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 1, &Adopted, nullptr), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(urQueueFinish(asUr(Queue.get())), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Adopted), UR_RESULT_SUCCESS);
+  EXPECT_EQ(References(), Before) << "the caller's reference is left as it was";
+  EXPECT_EQ(clReleaseEvent(Marker), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(OutOfOrder), CL_SUCCESS);
+#else
+  GTEST_SKIP() << "this build cannot call the OpenCL driver to make the queue";
+#endif
+}
+
 DGLINK_INSTANTIATE_FOR_DEVICES(UrFromNative);
 
 } // namespace
