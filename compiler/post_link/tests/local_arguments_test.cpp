@@ -108,6 +108,9 @@ TEST(LocalArguments, LocalPointersOfKernelsBecomeOffsets) {
   ASSERT_NE(Helper, nullptr);
   EXPECT_TRUE(Helper->getArg(0)->getType()->isPointerTy());
 
+  // The array is the launch's dynamic local memory, not a symbol another image provides.
+  EXPECT_TRUE(importedSymbols(*M).empty());
+
   // A second run finds nothing left to do.
   EXPECT_EQ(lowerLocalArguments(*M), 0u);
 }
