@@ -281,7 +281,8 @@ TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
 }
 
 // A queue and an event made from the driver's handles of dglink's own (OpenCL: the
-// cl_command_queue and cl_event); a backend that cannot adopt them says so.
+// cl_command_queue and cl_event; CUDA, HIP: the stream, no event); a backend that cannot
+// adopt them says so.
 TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   const ur_queue_handle_t Q = asUr(Queue.get());
   ur_native_handle_t NativeQueue = 0;
@@ -298,7 +299,59 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   ur_queue_handle_t Made = nullptr;
   const ur_result_t Result =
       urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), asUr(Device), nullptr, &Made);
-  if (GetParam().Backend != "opencl") {
+  const std::string &Backend = GetParam().Backend;
+  if (Backend == "cuda" || Backend.rfind("hip", 0) == 0) {
+    // A queue over dglink's own stream, not owned: the same stream, work through it, and
+    // the stream still dglink's queue's after the new queue goes (docs/ur.md).
+    ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urLastError(Platform);
+    ur_native_handle_t Again = 0;
+    EXPECT_EQ(urQueueGetNativeHandle(Made, nullptr, &Again), UR_RESULT_SUCCESS);
+    EXPECT_EQ(Again, NativeQueue) << "urQueueGetNativeHandle gives the stream back";
+    ur_device_handle_t Of = nullptr;
+    EXPECT_EQ(
+        urQueueGetInfo(Made, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(), &Of, nullptr),
+        UR_RESULT_SUCCESS);
+    EXPECT_EQ(Of, asUr(Device));
+    ur_queue_handle_t WithoutDevice = nullptr;
+    ASSERT_EQ(urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), nullptr, nullptr,
+                                            &WithoutDevice),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_EQ(urQueueGetInfo(WithoutDevice, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(),
+                             &Of, nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(Of, asUr(Device)) << "the stream's device, found without hDevice";
+    EXPECT_EQ(urQueueRelease(WithoutDevice), UR_RESULT_SUCCESS);
+    std::vector<uint8_t> Data(256), Back(256);
+    std::iota(Data.begin(), Data.end(), uint8_t{3});
+    ur_mem_handle_t Buffer = nullptr;
+    ASSERT_EQ(urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_READ_WRITE, Data.size(), nullptr,
+                                &Buffer),
+              UR_RESULT_SUCCESS);
+    ur_event_handle_t Written = nullptr;
+    ASSERT_EQ(urEnqueueMemBufferWrite(Made, Buffer, false, 0, Data.size(), Data.data(), 0, nullptr,
+                                      &Written),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    ur_native_handle_t NativeEvent = 0;
+    ASSERT_EQ(urEventGetNativeHandle(Written, &NativeEvent), UR_RESULT_SUCCESS);
+    ur_event_handle_t Adopted = nullptr;
+    EXPECT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
+              UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        << "events from native handles are not served on " << Backend;
+    EXPECT_EQ(urQueueRelease(Made), UR_RESULT_SUCCESS);
+    // The stream outlives the adopted queue, which did not own it.
+    EXPECT_EQ(
+        urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Written, nullptr),
+        UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_EQ(Back, Data);
+    EXPECT_EQ(urEventRelease(Written), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+    return;
+  }
+  if (Backend != "opencl") {
     EXPECT_EQ(Result, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     EXPECT_NE(urLastError(Platform).find("native handle"), std::string::npos)
         << urLastError(Platform);
