@@ -179,6 +179,40 @@ TEST_P(UrUsmPools, DataThroughPooledAllocationsOfEveryKind) {
   }
 }
 
+// A freed chunk is handed out again, but only once the context's queues finished: the
+// command that used it before the free is complete when the next allocation returns it.
+// Blocks of one chunk here (4 KiB), so that the second allocation needs the freed one.
+TEST_P(UrUsmPools, FreedMemoryIsReusedAfterTheQueuesFinished) {
+  const ur_queue_handle_t Q = asUr(Queue.get());
+  const Kind K = kinds().front();
+  ur_usm_pool_handle_t Pool = makePool(0, 4096, 4096);
+  ASSERT_NE(Pool, nullptr);
+  void *First = nullptr;
+  void *Second = nullptr;
+  ASSERT_EQ(allocate(K, Pool, 4096, &First), UR_RESULT_SUCCESS) << urLastError(Platform);
+  ASSERT_EQ(allocate(K, Pool, 4096, &Second), UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_NE(First, Second);
+  const uint32_t Pattern = 0x5A5A5A5A;
+  ur_event_handle_t Fill = nullptr;
+  ASSERT_EQ(urEnqueueUSMFill(Q, First, sizeof(Pattern), &Pattern, 4096, 0, nullptr, &Fill),
+            UR_RESULT_SUCCESS);
+  ASSERT_EQ(urUSMFree(context(), First), UR_RESULT_SUCCESS);
+  // The block of Second goes back to the driver when Second is freed (First's block has
+  // room again); the next allocation takes First's chunk.
+  ASSERT_EQ(urUSMFree(context(), Second), UR_RESULT_SUCCESS);
+  void *Again = nullptr;
+  ASSERT_EQ(allocate(K, Pool, 4096, &Again), UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_EQ(Again, First);
+  ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
+  ASSERT_EQ(urEventGetInfo(Fill, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                           nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Status, UR_EVENT_STATUS_COMPLETE);
+  EXPECT_EQ(urEventRelease(Fill), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urUSMFree(context(), Again), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urUSMPoolRelease(Pool), UR_RESULT_SUCCESS);
+}
+
 // REFERENCE_COUNT follows retains and releases; CONTEXT is the pool's; the pool keeps its
 // context alive. The info query's bad input gets the spec's codes.
 TEST_P(UrUsmPools, InfoAndReferenceCounts) {
