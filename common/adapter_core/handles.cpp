@@ -78,6 +78,8 @@ const char *kindName(HandleKind Kind) {
     return "kernel";
   case HandleKind::Event:
     return "event";
+  case HandleKind::UsmPool:
+    return "USM pool";
   }
   return "handle";
 }
@@ -105,7 +107,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::Event);
+                         Kind <= static_cast<uint32_t>(HandleKind::UsmPool);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -165,6 +167,7 @@ template std::unique_ptr<_pi_mem> makeHandle<_pi_mem>();
 template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
+template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -178,6 +181,10 @@ void release(_pi_context *Context) {
 void release(_pi_queue *Queue) {
   if (!dropReference(Queue))
     return;
+  {
+    const std::lock_guard<std::mutex> Lock(Queue->Context->QueuesMutex);
+    Queue->Context->Queues.erase(Queue);
+  }
   Queue->Impl.reset();
   release(Queue->Context);
   quarantine().add(Queue);
@@ -219,6 +226,14 @@ void release(_pi_event *Event) {
   else
     release(Event->Context); // an event made from a native handle
   quarantine().add(Event);
+}
+
+void release(UsmPool *Pool) {
+  if (!dropReference(Pool))
+    return;
+  dropUsmPoolMemory(*Pool);
+  release(Pool->Context);
+  quarantine().add(Pool);
 }
 
 BackendObject::~BackendObject() = default;

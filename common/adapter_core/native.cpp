@@ -67,6 +67,7 @@ pi_result queueFromNative(const char *Function, uintptr_t Native, pi_context Con
   Queue->Context = Context;
   Queue->Device = Device;
   DGLINK_TRY(Context->Impl->adoptQueue(Function, Native, Owned, *Queue, Queue->Impl));
+  registerQueue(*Queue);
   retain(Context);
   *Out = Queue.release();
   return PI_SUCCESS;
