@@ -81,6 +81,8 @@ const char *kindName(HandleKind Kind) {
     return "event";
   case HandleKind::CommandBuffer:
     return "command buffer";
+  case HandleKind::UsmPool:
+    return "USM pool";
   }
   return "handle";
 }
@@ -169,6 +171,7 @@ template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
 template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
+template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -182,6 +185,10 @@ void release(_pi_context *Context) {
 void release(_pi_queue *Queue) {
   if (!dropReference(Queue))
     return;
+  {
+    const std::lock_guard<std::mutex> Lock(Queue->Context->QueuesMutex);
+    Queue->Context->Queues.erase(Queue);
+  }
   Queue->Impl.reset();
   release(Queue->Context);
   quarantine().add(Queue);
@@ -233,6 +240,14 @@ void release(_pi_command_buffer *CommandBuffer) {
   dropCommands(*CommandBuffer);
   release(CommandBuffer->Context);
   quarantine().add(CommandBuffer);
+}
+
+void release(UsmPool *Pool) {
+  if (!dropReference(Pool))
+    return;
+  dropUsmPoolMemory(*Pool);
+  release(Pool->Context);
+  quarantine().add(Pool);
 }
 
 BackendObject::~BackendObject() = default;
