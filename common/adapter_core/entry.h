@@ -36,6 +36,40 @@ void recordUsmAllocation(_pi_context &Context, void *Pointer, size_t Size, UsmKi
                          _pi_device *Device);
 void forgetUsmAllocation(_pi_context &Context, void *Pointer);
 
+// Memory-command checks (memory.cpp), which command buffers make at append time too.
+// Whether the backends' fill hooks take a pattern of this size; else the core tiles it.
+bool drivable(size_t PatternSize);
+std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t Size);
+// Offset + Size inside Buffer (PI_ERROR_INVALID_VALUE naming Which side).
+pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
+                     size_t Size);
+// The allocation a buffer's bytes are in (its parent for a sub-buffer), and whether two
+// byte ranges of it overlap.
+const _pi_mem &rootOf(const _pi_mem &Buffer);
+bool overlap(size_t A, size_t ASize, size_t B, size_t BSize);
+// One side of a rectangle: pitches resolved and checked, the last byte inside Limit.
+pi_result resolveSide(const char *Function, const char *Side, const size_t Origin[3],
+                      const size_t Region[3], size_t &RowPitch, size_t &SlicePitch,
+                      const size_t *Limit);
+// A rectangle between a source and a destination (either a buffer: its size given).
+pi_result checkRect(const char *Function, pi_buff_rect_offset SrcOrigin,
+                    pi_buff_rect_offset DstOrigin, pi_buff_rect_region Region, size_t SrcRowPitch,
+                    size_t SrcSlicePitch, size_t DstRowPitch, size_t DstSlicePitch,
+                    const size_t *SrcLimit, const size_t *DstLimit, RectCopy &Rect);
+
+// USM range of Size bytes at Ptr inside one allocation of Context (usm.cpp):
+// PI_ERROR_INVALID_VALUE for an unknown pointer, PI_ERROR_INVALID_BUFFER_SIZE past its end.
+pi_result checkUsmRange(const char *Function, _pi_context &Context, const void *Ptr, size_t Size);
+
+// A launch's shape for Device and Kernel (kernel.cpp): dimensions, sizes, offsets, local
+// sizes or the kernel's required one.
+pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_kernel &Kernel,
+                      pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
+                      const size_t *GlobalWorkSize, const size_t *LocalWorkSize,
+                      LaunchShape &Shape);
+
+// Keeps the argument last set at Index of Kernel (command buffers capture them).
+void recordArgument(_pi_kernel &Kernel, pi_uint32 Index, KernelArgument &&Argument);
 // USM pools (usm_pool.cpp). An allocation of the checked size and alignment from Pool
 // (a live pool of the context; Device null for host memory), recorded in the context.
 pi_result allocateFromPool(UsmPool &Pool, _pi_device *Device, UsmKind Kind, size_t Size,

@@ -1,6 +1,7 @@
 // Handle checks, reference counting and the quarantine of released handles; the
 // test-only allocation-failure hook.
 #include <dglink/core/backend.h>
+#include <dglink/core/command_buffer.h>
 
 #include <dglink/support/log.h>
 
@@ -78,6 +79,8 @@ const char *kindName(HandleKind Kind) {
     return "kernel";
   case HandleKind::Event:
     return "event";
+  case HandleKind::CommandBuffer:
+    return "command buffer";
   case HandleKind::UsmPool:
     return "USM pool";
   }
@@ -107,7 +110,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::UsmPool);
+                         Kind <= static_cast<uint32_t>(HandleKind::CommandBuffer);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -167,6 +170,7 @@ template std::unique_ptr<_pi_mem> makeHandle<_pi_mem>();
 template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
+template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
 template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 
 // Each release frees the backend part first (it may need its parents), then drops
@@ -226,6 +230,16 @@ void release(_pi_event *Event) {
   else
     release(Event->Context); // an event made from a native handle
   quarantine().add(Event);
+}
+
+// Waits for the command buffer's last submission (UR's release blocks on it), then
+// frees its commands and what they hold.
+void release(_pi_command_buffer *CommandBuffer) {
+  if (!dropReference(CommandBuffer))
+    return;
+  dropCommands(*CommandBuffer);
+  release(CommandBuffer->Context);
+  quarantine().add(CommandBuffer);
 }
 
 void release(UsmPool *Pool) {

@@ -7,16 +7,16 @@
 
 using namespace dglink::core;
 
-namespace {
+namespace dglink::core {
 
 // The launch's shape checked against the device and the kernel: dimensions, global
 // sizes, offsets (where the backend takes none), local sizes (given, or the kernel's
 // required size) that divide the global ones within the device's work-item sizes and
 // the kernel's group size.
-pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uint32 WorkDim,
-                      const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
-                      const size_t *LocalWorkSize, LaunchShape &Shape) {
-  const char *Function = "piEnqueueKernelLaunch";
+pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_kernel &Kernel,
+                      pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
+                      const size_t *GlobalWorkSize, const size_t *LocalWorkSize,
+                      LaunchShape &Shape) {
   if (WorkDim < 1 || WorkDim > 3)
     return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION, "{}: work dimension {} is not 1, 2 or 3",
                         Function, WorkDim);
@@ -86,9 +86,12 @@ pi_result checkLaunch(const _pi_device &Device, const _pi_kernel &Kernel, pi_uin
   return PI_SUCCESS;
 }
 
-} // namespace
-
-namespace dglink::core {
+// What a command buffer captures of the kernel at append time; made before the
+// backend is called, so that nothing can fail once it accepted the argument.
+void recordArgument(_pi_kernel &Kernel, pi_uint32 Index, KernelArgument &&Argument) {
+  const std::lock_guard<std::mutex> Lock(Kernel.ArgumentsMutex);
+  Kernel.Arguments.insert_or_assign(Index, std::move(Argument));
+}
 
 pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device &Device,
                            KernelDeviceProperties &Out) {
@@ -139,7 +142,17 @@ PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex, siz
                                        const void *ArgValue) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
-  return Kernel->Impl->setArgument(__func__, ArgIndex, ArgSize, ArgValue);
+  KernelArgument Argument;
+  if (ArgValue == nullptr) {
+    Argument.Type = KernelArgument::Kind::Local;
+    Argument.LocalSize = ArgSize;
+  } else {
+    const auto *Bytes = static_cast<const uint8_t *>(ArgValue);
+    Argument.Bytes.assign(Bytes, Bytes + ArgSize);
+  }
+  DGLINK_TRY(Kernel->Impl->setArgument(__func__, ArgIndex, ArgSize, ArgValue));
+  recordArgument(*Kernel, ArgIndex, std::move(Argument));
+  return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
 
@@ -154,7 +167,13 @@ PI_API_EXPORT pi_result piextKernelSetArgPointer(pi_kernel Kernel, pi_uint32 Arg
                         "piextKernelSetArgPointer: argument {} of kernel '{}': ArgSize is {}, a "
                         "pointer has {} bytes",
                         ArgIndex, dglink::clip(Kernel->Name), ArgSize, sizeof(void *));
-  return Kernel->Impl->setPointerArgument(__func__, ArgIndex, ArgSize, ArgValue);
+  KernelArgument Argument;
+  Argument.Type = KernelArgument::Kind::Pointer;
+  const auto *Bytes = static_cast<const uint8_t *>(ArgValue);
+  Argument.Bytes.assign(Bytes, Bytes + ArgSize);
+  DGLINK_TRY(Kernel->Impl->setPointerArgument(__func__, ArgIndex, ArgSize, ArgValue));
+  recordArgument(*Kernel, ArgIndex, std::move(Argument));
+  return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
 
@@ -166,7 +185,12 @@ PI_API_EXPORT pi_result piextKernelSetArgMemObj(pi_kernel Kernel, pi_uint32 ArgI
   _pi_mem *Buffer = ArgValue != nullptr ? *ArgValue : nullptr;
   if (Buffer != nullptr)
     DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, __func__, "*ArgValue"));
-  return Kernel->Impl->setBufferArgument(__func__, ArgIndex, Buffer);
+  KernelArgument Argument;
+  Argument.Type = KernelArgument::Kind::Buffer;
+  Argument.Buffer = Buffer;
+  DGLINK_TRY(Kernel->Impl->setBufferArgument(__func__, ArgIndex, Buffer));
+  recordArgument(*Kernel, ArgIndex, std::move(Argument));
+  return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL
 
@@ -226,8 +250,8 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
                         "queue",
                         dglink::clip(Kernel->Name), Queue->Device->Description.Name);
   LaunchShape Shape;
-  DGLINK_TRY(checkLaunch(*Queue->Device, *Kernel, WorkDim, GlobalWorkOffset, GlobalWorkSize,
-                         LocalWorkSize, Shape));
+  DGLINK_TRY(checkLaunch(__func__, *Queue->Device, *Kernel, WorkDim, GlobalWorkOffset,
+                         GlobalWorkSize, LocalWorkSize, Shape));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
   return submit(
       *Queue, PI_COMMAND_TYPE_NDRANGE_KERNEL, NumEventsInWaitList, EventWaitList, false, Event,

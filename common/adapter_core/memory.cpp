@@ -9,54 +9,8 @@
 
 using namespace dglink::core;
 
-namespace {
+namespace dglink::core {
 
-constexpr pi_mem_flags AccessFlags =
-    PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_ACCESS_READ_ONLY | PI_MEM_FLAGS_ACCESS_WRITE_ONLY;
-
-// The access of a buffer's flags; none named is read/write.
-pi_mem_flags accessOf(pi_mem_flags Flags) {
-  const pi_mem_flags Access = Flags & AccessFlags;
-  return Access == 0 ? PI_MEM_FLAGS_ACCESS_RW : Access;
-}
-
-const char *accessName(pi_mem_flags Access) {
-  return Access == PI_MEM_FLAGS_ACCESS_READ_ONLY    ? "read only"
-         : Access == PI_MEM_FLAGS_ACCESS_WRITE_ONLY ? "write only"
-                                                    : "read/write";
-}
-
-// A buffer read or write: handles, host pointer, the buffer in the queue's context,
-// Offset + Size inside the buffer (no overflow), the wait list.
-pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer, size_t Offset,
-                            size_t Size, const void *Host, const char *HostName,
-                            pi_uint32 NumEvents, const pi_event *Events) {
-  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
-  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, "Buffer"));
-  if (Host == nullptr)
-    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostName);
-  if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
-    return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: the buffer belongs to another device",
-                        Function);
-  if (Offset > Buffer->Size || Size > Buffer->Size - Offset)
-    return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: offset {} + size {} is past the buffer's {} bytes", Function, Offset,
-                        Size, Buffer->Size);
-  return checkWaitList(NumEvents, Events);
-}
-
-// A buffer of a memory command: live, of the queue's context (or one that holds the
-// queue's device).
-pi_result checkQueueBuffer(const char *Function, pi_queue Queue, pi_mem Buffer,
-                           const char *Argument) {
-  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, Argument));
-  if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
-    return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: buffer '{}' belongs to another device",
-                        Function, Argument);
-  return PI_SUCCESS;
-}
-
-// Offset + Size inside Buffer, without overflow.
 // Whether the backends' fill hooks take a pattern of this size (OpenCL's fills: a power of
 // two up to 128 bytes). Wider patterns, and USM patterns of other sizes, are tiled on the
 // host and written, blocking, so that the tile may go away.
@@ -71,6 +25,7 @@ std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t
   return Tiled;
 }
 
+// Offset + Size inside Buffer, without overflow.
 pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
                      size_t Size) {
   if (Offset > Buffer.Size || Size > Buffer.Size - Offset)
@@ -158,6 +113,55 @@ pi_result checkRect(const char *Function, pi_buff_rect_offset SrcOrigin,
                          Rect.SrcSlicePitch, SrcLimit));
   return resolveSide(Function, "destination", Rect.DstOrigin, Rect.Region, Rect.DstRowPitch,
                      Rect.DstSlicePitch, DstLimit);
+}
+
+} // namespace dglink::core
+
+namespace {
+
+constexpr pi_mem_flags AccessFlags =
+    PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_ACCESS_READ_ONLY | PI_MEM_FLAGS_ACCESS_WRITE_ONLY;
+
+// The access of a buffer's flags; none named is read/write.
+pi_mem_flags accessOf(pi_mem_flags Flags) {
+  const pi_mem_flags Access = Flags & AccessFlags;
+  return Access == 0 ? PI_MEM_FLAGS_ACCESS_RW : Access;
+}
+
+const char *accessName(pi_mem_flags Access) {
+  return Access == PI_MEM_FLAGS_ACCESS_READ_ONLY    ? "read only"
+         : Access == PI_MEM_FLAGS_ACCESS_WRITE_ONLY ? "write only"
+                                                    : "read/write";
+}
+
+// A buffer read or write: handles, host pointer, the buffer in the queue's context,
+// Offset + Size inside the buffer (no overflow), the wait list.
+pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer, size_t Offset,
+                            size_t Size, const void *Host, const char *HostName,
+                            pi_uint32 NumEvents, const pi_event *Events) {
+  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, "Buffer"));
+  if (Host == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostName);
+  if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: the buffer belongs to another device",
+                        Function);
+  if (Offset > Buffer->Size || Size > Buffer->Size - Offset)
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: offset {} + size {} is past the buffer's {} bytes", Function, Offset,
+                        Size, Buffer->Size);
+  return checkWaitList(NumEvents, Events);
+}
+
+// A buffer of a memory command: live, of the queue's context (or one that holds the
+// queue's device).
+pi_result checkQueueBuffer(const char *Function, pi_queue Queue, pi_mem Buffer,
+                           const char *Argument) {
+  DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, Argument));
+  if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: buffer '{}' belongs to another device",
+                        Function, Argument);
+  return PI_SUCCESS;
 }
 
 // The arguments every USM allocation checks first: the result pointer, the context,

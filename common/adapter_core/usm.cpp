@@ -57,20 +57,16 @@ pi_result QueueImpl::usmAdvise(const void * /*Ptr*/, size_t /*Size*/, uint32_t /
   return marker(false, Request);
 }
 
-} // namespace dglink::core
-
-namespace {
-
-// The range of a USM hint: inside one allocation of the queue's context.
-pi_result checkUsmRange(const char *Function, _pi_queue &Queue, const void *Ptr, size_t Size) {
+// The range of a USM hint: inside one allocation of the context.
+pi_result checkUsmRange(const char *Function, _pi_context &Context, const void *Ptr, size_t Size) {
   if (Ptr == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: argument 'Ptr' is null", Function);
   if (Size == 0)
     return dglink::fail(PI_ERROR_INVALID_BUFFER_SIZE, "{}: argument 'Size' is 0", Function);
   UsmAllocationInfo Allocation;
-  if (!findUsmAllocation(*Queue.Context, Ptr, Allocation))
+  if (!findUsmAllocation(Context, Ptr, Allocation))
     return dglink::fail(PI_ERROR_INVALID_VALUE,
-                        "{}: pointer {} is no USM allocation of the queue's context", Function,
+                        "{}: pointer {} is no USM allocation of the context", Function,
                         fmt::ptr(Ptr));
   const size_t Offset =
       reinterpret_cast<uintptr_t>(Ptr) - reinterpret_cast<uintptr_t>(Allocation.Base);
@@ -82,15 +78,11 @@ pi_result checkUsmRange(const char *Function, _pi_queue &Queue, const void *Ptr,
   return PI_SUCCESS;
 }
 
-} // namespace
-
-namespace dglink::core {
-
 pi_result enqueueUsmPrefetch(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
                              UsmMigration To, pi_uint32 NumWaits, const pi_event *Waits,
                              pi_event *Event) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
-  DGLINK_TRY(checkUsmRange(Function, *Queue, Ptr, Size));
+  DGLINK_TRY(checkUsmRange(Function, *Queue->Context, Ptr, Size));
   DGLINK_TRY(checkWaitList(NumWaits, Waits));
   // OpenCL's numbering has no prefetch command: UR's USM_PREFETCH comes from the face.
   return submit(
@@ -101,7 +93,7 @@ pi_result enqueueUsmPrefetch(const char *Function, pi_queue Queue, const void *P
 pi_result enqueueUsmAdvise(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
                            uint32_t Advice, pi_event *Event) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
-  DGLINK_TRY(checkUsmRange(Function, *Queue, Ptr, Size));
+  DGLINK_TRY(checkUsmRange(Function, *Queue->Context, Ptr, Size));
   return submit(
       *Queue, PI_COMMAND_TYPE_USM_ADVISE, 0, nullptr, false, Event,
       [&](const Enqueue &Request) { return Queue->Impl->usmAdvise(Ptr, Size, Advice, Request); });

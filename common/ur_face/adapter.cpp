@@ -467,7 +467,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
-  case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
   case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
   case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
   case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
@@ -483,6 +482,16 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_DEVICE_WAIT_SUPPORT_EXP:
   case UR_DEVICE_INFO_IPC_MEMORY_SUPPORT_EXP:
     // Features this face does not serve: their entry points answer UNSUPPORTED_FEATURE.
+    return Answer.boolean(false);
+  case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
+    // The core records and replays command buffers on every backend (command_buffer.h).
+    return Answer.boolean(true);
+  case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
+    // Commands are not updatable: updatable command buffers are refused.
+    return Answer.value(ur_device_command_buffer_update_capability_flags_t{0});
+  case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
+  case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
+    // Commands take no events of their own; no command buffer inside another.
     return Answer.boolean(false);
   case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
     // Specialization constants are set in a SPIR-V module's words before it is built

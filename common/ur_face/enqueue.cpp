@@ -4,9 +4,6 @@
 
 namespace dglink::ur {
 
-namespace {
-
-// UR's wait list rules, checked before the core looks at the events.
 ur_result_t checkWaitList(const char *Function, uint32_t Count, const ur_event_handle_t *List) {
   if ((Count == 0) != (List == nullptr))
     return failUr(UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST,
@@ -15,6 +12,22 @@ ur_result_t checkWaitList(const char *Function, uint32_t Count, const ur_event_h
   return UR_RESULT_SUCCESS;
 }
 
+ur_result_t sizeProblem(pi_result Result) {
+  return Result == PI_ERROR_INVALID_VALUE ? UR_RESULT_ERROR_INVALID_SIZE : toUr(Result);
+}
+
+pi_buff_rect_offset_struct rectOffset(ur_rect_offset_t Offset) {
+  return {static_cast<size_t>(Offset.x), static_cast<size_t>(Offset.y),
+          static_cast<size_t>(Offset.z)};
+}
+
+pi_buff_rect_region_struct rectRegion(ur_rect_region_t Region) {
+  return {static_cast<size_t>(Region.width), static_cast<size_t>(Region.height),
+          static_cast<size_t>(Region.depth)};
+}
+
+namespace {
+
 // UR_RESULT_ERROR_INVALID_SIZE where [Begin, Begin + Count) leaves the (checked) buffer.
 #define DGLINK_UR_BUFFER_RANGE(Buffer, Begin, Count)                                               \
   do {                                                                                             \
@@ -22,13 +35,6 @@ ur_result_t checkWaitList(const char *Function, uint32_t Count, const ur_event_h
       return failUr(UR_RESULT_ERROR_INVALID_SIZE,                                                  \
                     "{}: offset {} + size {} is past the buffer's {} bytes", __func__, Begin,      \
                     Count, core(Buffer)->Size);                                                    \
-  } while (0)
-
-#define DGLINK_UR_WAIT_LIST(Count, List)                                                           \
-  do {                                                                                             \
-    if (const ur_result_t DglinkWait_ = checkWaitList(__func__, Count, List);                      \
-        DglinkWait_ != UR_RESULT_SUCCESS)                                                          \
-      return DglinkWait_;                                                                          \
   } while (0)
 
 ur_result_t setArguments(_pi_kernel *Kernel, uint32_t numArgs,
@@ -146,27 +152,6 @@ ur_result_t urEnqueueMemBufferWrite(ur_queue_handle_t hQueue, ur_mem_handle_t hB
                                          core(phEvent)));
 }
 DGLINK_UR_CATCH_ALL
-
-namespace {
-
-// The core's answer for a buffer command whose size problems UR names
-// UR_RESULT_ERROR_INVALID_SIZE (ranges, regions, pitches, patterns): every
-// PI_ERROR_INVALID_VALUE of these entry points is one, since UR's null checks came first.
-ur_result_t sizeProblem(pi_result Result) {
-  return Result == PI_ERROR_INVALID_VALUE ? UR_RESULT_ERROR_INVALID_SIZE : toUr(Result);
-}
-
-pi_buff_rect_offset_struct rectOffset(ur_rect_offset_t Offset) {
-  return {static_cast<size_t>(Offset.x), static_cast<size_t>(Offset.y),
-          static_cast<size_t>(Offset.z)};
-}
-
-pi_buff_rect_region_struct rectRegion(ur_rect_region_t Region) {
-  return {static_cast<size_t>(Region.width), static_cast<size_t>(Region.height),
-          static_cast<size_t>(Region.depth)};
-}
-
-} // namespace
 
 ur_result_t urEnqueueMemBufferCopy(ur_queue_handle_t hQueue, ur_mem_handle_t hBufferSrc,
                                    ur_mem_handle_t hBufferDst, size_t srcOffset, size_t dstOffset,
@@ -296,15 +281,9 @@ ur_result_t urEnqueueUSMFill(ur_queue_handle_t hQueue, void *pMem, size_t patter
 }
 DGLINK_UR_CATCH_ALL
 
-namespace {
-
-// The core answers a range past the allocation with the contract's BUFFER_SIZE; UR's
-// spec names it INVALID_SIZE for the USM hints.
 ur_result_t usmHintResult(pi_result Result) {
   return Result == PI_ERROR_INVALID_BUFFER_SIZE ? UR_RESULT_ERROR_INVALID_SIZE : toUr(Result);
 }
-
-} // namespace
 
 // Hints: checked as UR's spec says, then what the driver offers (a migration) or a
 // command that completes with its event (core::QueueImpl::usmPrefetch/usmAdvise).
@@ -469,6 +448,8 @@ ur_command_t commandOf(pi_command_type Command) {
     return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_READ;
   case PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE:
     return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE;
+  case PI_COMMAND_TYPE_EXT_COMMAND_BUFFER:
+    return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
   case PI_COMMAND_TYPE_MARKER:
     break;
   }

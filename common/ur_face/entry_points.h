@@ -13,6 +13,26 @@ namespace dglink::ur {
 
 std::vector<std::string> splitOnSpaces(const std::string &Text);
 
+// What the command entry points share (enqueue.cpp).
+// UR's wait list rules, checked before the core looks at the events.
+ur_result_t checkWaitList(const char *Function, uint32_t Count, const ur_event_handle_t *List);
+// The core's answer for a buffer command whose size problems UR names
+// UR_RESULT_ERROR_INVALID_SIZE (ranges, regions, pitches, patterns): every
+// PI_ERROR_INVALID_VALUE of these entry points is one, since UR's null checks came first.
+ur_result_t sizeProblem(pi_result Result);
+// The core answers a USM range past the allocation with the contract's BUFFER_SIZE; UR's
+// spec names it INVALID_SIZE.
+ur_result_t usmHintResult(pi_result Result);
+pi_buff_rect_offset_struct rectOffset(ur_rect_offset_t Offset);
+pi_buff_rect_region_struct rectRegion(ur_rect_region_t Region);
+
+#define DGLINK_UR_WAIT_LIST(Count, List)                                                           \
+  do {                                                                                             \
+    if (const ur_result_t DglinkWait_ = ::dglink::ur::checkWaitList(__func__, Count, List);        \
+        DglinkWait_ != UR_RESULT_SUCCESS)                                                          \
+      return DglinkWait_;                                                                          \
+  } while (0)
+
 // adapter.cpp
 ur_result_t urAdapterGet(uint32_t, ur_adapter_handle_t *, uint32_t *);
 ur_result_t urAdapterRetain(ur_adapter_handle_t);
@@ -187,5 +207,101 @@ ur_result_t urQueueCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_
 ur_result_t urEventCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
                                           const ur_event_native_properties_t *,
                                           ur_event_handle_t *);
+
+// command_buffer.cpp: command buffers
+ur_result_t urCommandBufferCreateExp(ur_context_handle_t, ur_device_handle_t,
+                                     const ur_exp_command_buffer_desc_t *,
+                                     ur_exp_command_buffer_handle_t *);
+ur_result_t urCommandBufferRetainExp(ur_exp_command_buffer_handle_t);
+ur_result_t urCommandBufferReleaseExp(ur_exp_command_buffer_handle_t);
+ur_result_t urCommandBufferFinalizeExp(ur_exp_command_buffer_handle_t);
+ur_result_t urCommandBufferGetInfoExp(ur_exp_command_buffer_handle_t, ur_exp_command_buffer_info_t,
+                                      size_t, void *, size_t *);
+ur_result_t urCommandBufferAppendKernelLaunchExp(
+    ur_exp_command_buffer_handle_t, ur_kernel_handle_t, uint32_t, const size_t *, const size_t *,
+    const size_t *, uint32_t, ur_kernel_handle_t *, uint32_t,
+    const ur_exp_command_buffer_sync_point_t *, uint32_t, const ur_event_handle_t *,
+    ur_exp_command_buffer_sync_point_t *, ur_event_handle_t *,
+    ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendKernelLaunchWithArgsExp(
+    ur_exp_command_buffer_handle_t, ur_kernel_handle_t, uint32_t, const size_t *, const size_t *,
+    const size_t *, uint32_t, const ur_exp_kernel_arg_properties_t *, uint32_t,
+    ur_kernel_handle_t *, uint32_t, const ur_exp_command_buffer_sync_point_t *, uint32_t,
+    const ur_event_handle_t *, ur_exp_command_buffer_sync_point_t *, ur_event_handle_t *,
+    ur_exp_command_buffer_command_handle_t *);
+ur_result_t
+urCommandBufferAppendUSMMemcpyExp(ur_exp_command_buffer_handle_t, void *, const void *, size_t,
+                                  uint32_t, const ur_exp_command_buffer_sync_point_t *, uint32_t,
+                                  const ur_event_handle_t *, ur_exp_command_buffer_sync_point_t *,
+                                  ur_event_handle_t *, ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendUSMFillExp(ur_exp_command_buffer_handle_t, void *, const void *,
+                                            size_t, size_t, uint32_t,
+                                            const ur_exp_command_buffer_sync_point_t *, uint32_t,
+                                            const ur_event_handle_t *,
+                                            ur_exp_command_buffer_sync_point_t *,
+                                            ur_event_handle_t *,
+                                            ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendUSMPrefetchExp(ur_exp_command_buffer_handle_t, const void *,
+                                                size_t, ur_usm_migration_flags_t, uint32_t,
+                                                const ur_exp_command_buffer_sync_point_t *,
+                                                uint32_t, const ur_event_handle_t *,
+                                                ur_exp_command_buffer_sync_point_t *,
+                                                ur_event_handle_t *,
+                                                ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendUSMAdviseExp(ur_exp_command_buffer_handle_t, const void *, size_t,
+                                              ur_usm_advice_flags_t, uint32_t,
+                                              const ur_exp_command_buffer_sync_point_t *, uint32_t,
+                                              const ur_event_handle_t *,
+                                              ur_exp_command_buffer_sync_point_t *,
+                                              ur_event_handle_t *,
+                                              ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferCopyExp(ur_exp_command_buffer_handle_t, ur_mem_handle_t,
+                                                  ur_mem_handle_t, size_t, size_t, size_t, uint32_t,
+                                                  const ur_exp_command_buffer_sync_point_t *,
+                                                  uint32_t, const ur_event_handle_t *,
+                                                  ur_exp_command_buffer_sync_point_t *,
+                                                  ur_event_handle_t *,
+                                                  ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferWriteExp(ur_exp_command_buffer_handle_t, ur_mem_handle_t,
+                                                   size_t, size_t, const void *, uint32_t,
+                                                   const ur_exp_command_buffer_sync_point_t *,
+                                                   uint32_t, const ur_event_handle_t *,
+                                                   ur_exp_command_buffer_sync_point_t *,
+                                                   ur_event_handle_t *,
+                                                   ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferReadExp(ur_exp_command_buffer_handle_t, ur_mem_handle_t,
+                                                  size_t, size_t, void *, uint32_t,
+                                                  const ur_exp_command_buffer_sync_point_t *,
+                                                  uint32_t, const ur_event_handle_t *,
+                                                  ur_exp_command_buffer_sync_point_t *,
+                                                  ur_event_handle_t *,
+                                                  ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferCopyRectExp(
+    ur_exp_command_buffer_handle_t, ur_mem_handle_t, ur_mem_handle_t, ur_rect_offset_t,
+    ur_rect_offset_t, ur_rect_region_t, size_t, size_t, size_t, size_t, uint32_t,
+    const ur_exp_command_buffer_sync_point_t *, uint32_t, const ur_event_handle_t *,
+    ur_exp_command_buffer_sync_point_t *, ur_event_handle_t *,
+    ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferWriteRectExp(
+    ur_exp_command_buffer_handle_t, ur_mem_handle_t, ur_rect_offset_t, ur_rect_offset_t,
+    ur_rect_region_t, size_t, size_t, size_t, size_t, void *, uint32_t,
+    const ur_exp_command_buffer_sync_point_t *, uint32_t, const ur_event_handle_t *,
+    ur_exp_command_buffer_sync_point_t *, ur_event_handle_t *,
+    ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferReadRectExp(
+    ur_exp_command_buffer_handle_t, ur_mem_handle_t, ur_rect_offset_t, ur_rect_offset_t,
+    ur_rect_region_t, size_t, size_t, size_t, size_t, void *, uint32_t,
+    const ur_exp_command_buffer_sync_point_t *, uint32_t, const ur_event_handle_t *,
+    ur_exp_command_buffer_sync_point_t *, ur_event_handle_t *,
+    ur_exp_command_buffer_command_handle_t *);
+ur_result_t urCommandBufferAppendMemBufferFillExp(ur_exp_command_buffer_handle_t, ur_mem_handle_t,
+                                                  const void *, size_t, size_t, size_t, uint32_t,
+                                                  const ur_exp_command_buffer_sync_point_t *,
+                                                  uint32_t, const ur_event_handle_t *,
+                                                  ur_exp_command_buffer_sync_point_t *,
+                                                  ur_event_handle_t *,
+                                                  ur_exp_command_buffer_command_handle_t *);
+ur_result_t urEnqueueCommandBufferExp(ur_queue_handle_t, ur_exp_command_buffer_handle_t, uint32_t,
+                                      const ur_event_handle_t *, ur_event_handle_t *);
 
 } // namespace dglink::ur

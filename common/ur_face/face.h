@@ -4,6 +4,7 @@
 #pragma once
 
 #include <dglink/core/backend.h>
+#include <dglink/core/command_buffer.h>
 #include <dglink/support/error.h>
 
 #include <unified-runtime/ur_api.h>
@@ -51,6 +52,7 @@ DGLINK_UR_HANDLE_PAIR(ur_mem_handle_t, _pi_mem)
 DGLINK_UR_HANDLE_PAIR(ur_program_handle_t, _pi_program)
 DGLINK_UR_HANDLE_PAIR(ur_kernel_handle_t, _pi_kernel)
 DGLINK_UR_HANDLE_PAIR(ur_event_handle_t, _pi_event)
+DGLINK_UR_HANDLE_PAIR(ur_exp_command_buffer_handle_t, _pi_command_buffer)
 DGLINK_UR_HANDLE_PAIR(ur_usm_pool_handle_t, ::dglink::core::UsmPool)
 #undef DGLINK_UR_HANDLE_PAIR
 

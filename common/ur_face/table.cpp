@@ -134,6 +134,28 @@ ur_dditable_t makeTable() {
   Table.Device.pfnCreateWithNativeHandle = urDeviceCreateWithNativeHandle;
   Table.Queue.pfnCreateWithNativeHandle = urQueueCreateWithNativeHandle;
   Table.Event.pfnCreateWithNativeHandle = urEventCreateWithNativeHandle;
+
+  Table.CommandBufferExp.pfnCreateExp = urCommandBufferCreateExp;
+  Table.CommandBufferExp.pfnRetainExp = urCommandBufferRetainExp;
+  Table.CommandBufferExp.pfnReleaseExp = urCommandBufferReleaseExp;
+  Table.CommandBufferExp.pfnFinalizeExp = urCommandBufferFinalizeExp;
+  Table.CommandBufferExp.pfnGetInfoExp = urCommandBufferGetInfoExp;
+  Table.CommandBufferExp.pfnAppendKernelLaunchExp = urCommandBufferAppendKernelLaunchExp;
+  Table.CommandBufferExp.pfnAppendKernelLaunchWithArgsExp =
+      urCommandBufferAppendKernelLaunchWithArgsExp;
+  Table.CommandBufferExp.pfnAppendUSMMemcpyExp = urCommandBufferAppendUSMMemcpyExp;
+  Table.CommandBufferExp.pfnAppendUSMFillExp = urCommandBufferAppendUSMFillExp;
+  Table.CommandBufferExp.pfnAppendUSMPrefetchExp = urCommandBufferAppendUSMPrefetchExp;
+  Table.CommandBufferExp.pfnAppendUSMAdviseExp = urCommandBufferAppendUSMAdviseExp;
+  Table.CommandBufferExp.pfnAppendMemBufferCopyExp = urCommandBufferAppendMemBufferCopyExp;
+  Table.CommandBufferExp.pfnAppendMemBufferWriteExp = urCommandBufferAppendMemBufferWriteExp;
+  Table.CommandBufferExp.pfnAppendMemBufferReadExp = urCommandBufferAppendMemBufferReadExp;
+  Table.CommandBufferExp.pfnAppendMemBufferCopyRectExp = urCommandBufferAppendMemBufferCopyRectExp;
+  Table.CommandBufferExp.pfnAppendMemBufferWriteRectExp =
+      urCommandBufferAppendMemBufferWriteRectExp;
+  Table.CommandBufferExp.pfnAppendMemBufferReadRectExp = urCommandBufferAppendMemBufferReadRectExp;
+  Table.CommandBufferExp.pfnAppendMemBufferFillExp = urCommandBufferAppendMemBufferFillExp;
+  Table.EnqueueExp.pfnCommandBufferExp = urEnqueueCommandBufferExp;
   return Table;
 }
 

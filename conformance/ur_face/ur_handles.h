@@ -7,6 +7,8 @@
 #include <unified-runtime/ur_api.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace dglink::conformance {
@@ -36,6 +38,15 @@ inline std::string urLastError(pi_platform Platform) {
   if (urAdapterGetLastError(Adapter, &Message, &Code) != UR_RESULT_SUCCESS || Message == nullptr)
     return "";
   return Message;
+}
+
+// UR 0.12's leak checker (UR_LAYER_FULL_VALIDATION) records each handle an adapter hands
+// out as new: a discovered platform or device handed out again, or a queue the adapter
+// made for an adopted event, reads to it as a double creation or an unknown handle; a
+// handle of the wrong kind or a released one, passed on purpose, reads as misuse.
+inline bool leakCheckerOn() {
+  const char *Layers = std::getenv("UR_ENABLE_LAYERS");
+  return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
 }
 
 } // namespace dglink::conformance

@@ -35,14 +35,6 @@ template <typename Handle> constexpr size_t handleBytes() {
   return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
 }
 
-// UR 0.12's leak checker (UR_LAYER_FULL_VALIDATION) records each handle an adapter hands
-// out as new: a discovered platform or device handed out again, or a queue the adapter
-// made for an adopted event, reads to it as a double creation or an unknown handle.
-bool leakCheckerOn() {
-  const char *Layers = std::getenv("UR_ENABLE_LAYERS");
-  return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
-}
-
 // ---- USM prefetch and advice ----
 
 class UrUsmHints : public QueueTest {};

@@ -81,6 +81,10 @@ typedef enum {
   PI_ERROR_INVALID_COMPILER_OPTIONS = -66,
   PI_ERROR_INVALID_LINKER_OPTIONS = -67,
   PI_ERROR_INVALID_SPEC_ID = -71,
+  /* cl_khr_command_buffer's numbers: a command buffer handle that is none, a sync point
+     that is none of its commands */
+  PI_ERROR_INVALID_COMMAND_BUFFER_KHR = -1138,
+  PI_ERROR_INVALID_SYNC_POINT_WAIT_LIST_KHR = -1139,
   PI_ERROR_UNSUPPORTED_FEATURE = -995,
   PI_ERROR_PLUGIN_SPECIFIC_ERROR = -996,
   PI_ERROR_COMMAND_EXECUTION_FAILURE = -997,
@@ -415,7 +419,8 @@ typedef enum {
   PI_COMMAND_TYPE_USM_PREFETCH = 0x4206, /* cl_intel_unified_shared_memory's MIGRATEMEM */
   PI_COMMAND_TYPE_USM_ADVISE = 0x4207,   /* ... and MEMADVISE */
   PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ = 0x20400,
-  PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE = 0x20401
+  PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE = 0x20401,
+  PI_COMMAND_TYPE_EXT_COMMAND_BUFFER = 0x12A8 /* a command buffer's submission (DPC++'s number) */
 } pi_command_type;
 
 /* piEventGetProfilingInfo: nanoseconds on one clock per device. Answered only for events

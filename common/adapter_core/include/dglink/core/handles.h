@@ -20,6 +20,7 @@
 #include <vector>
 
 struct _pi_device;
+struct _pi_command_buffer; // command_buffer.h
 
 namespace dglink::core {
 
@@ -52,7 +53,8 @@ enum class HandleKind : uint32_t {
   Program,
   Kernel,
   Event,
-  UsmPool // UR's USM pools (usm_pool.cpp); PI has none
+  UsmPool,      // UR's USM pools (usm_pool.cpp); PI has none
+  CommandBuffer // UR's command buffers (command_buffer.cpp); PI has none
 };
 
 // "queue", "program", ...
@@ -357,11 +359,28 @@ struct _pi_program : dglink::core::HandleHeader {
   bool hasDevice(const _pi_device *Device) const;
 };
 
+namespace dglink::core {
+
+// A kernel argument as it was set last (piKernelSetArg, piextKernelSetArgPointer,
+// piextKernelSetArgMemObj), kept by the core so that a command buffer captures a
+// kernel's arguments when the launch is appended (command_buffer.cpp).
+struct KernelArgument {
+  enum class Kind { Value, Pointer, Local, Buffer };
+  Kind Type = Kind::Value;
+  std::vector<uint8_t> Bytes; // Value and Pointer: the bytes as set
+  size_t LocalSize = 0;       // Local: bytes of local memory
+  _pi_mem *Buffer = nullptr;  // Buffer: not retained (as OpenCL's clSetKernelArg); may be null
+};
+
+} // namespace dglink::core
+
 struct _pi_kernel : dglink::core::HandleHeader {
   static constexpr dglink::core::HandleKind Kind = dglink::core::HandleKind::Kernel;
   _pi_kernel() : HandleHeader(Kind) {}
   _pi_program *Program = nullptr; // retained
   std::string Name;
+  mutable std::mutex ArgumentsMutex;
+  std::map<pi_uint32, dglink::core::KernelArgument> Arguments; // guarded by ArgumentsMutex
   std::unique_ptr<dglink::core::KernelImpl> Impl;
 };
 
@@ -443,6 +462,7 @@ void release(_pi_mem *Mem);
 void release(_pi_program *Program);
 void release(_pi_kernel *Kernel);
 void release(_pi_event *Event);
+void release(_pi_command_buffer *CommandBuffer);
 void release(UsmPool *Pool);
 // The last release of a pool returns its memory to the driver first (usm_pool.cpp).
 void dropUsmPoolMemory(UsmPool &Pool);
