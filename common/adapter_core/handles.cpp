@@ -78,6 +78,8 @@ const char *kindName(HandleKind Kind) {
     return "kernel";
   case HandleKind::Event:
     return "event";
+  case HandleKind::PhysicalMem:
+    return "physical memory object";
   }
   return "handle";
 }
@@ -105,7 +107,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::Event);
+                         Kind <= static_cast<uint32_t>(HandleKind::PhysicalMem);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -165,6 +167,7 @@ template std::unique_ptr<_pi_mem> makeHandle<_pi_mem>();
 template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
+template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -172,6 +175,9 @@ void release(_pi_context *Context) {
   if (!dropReference(Context))
     return;
   Context->Impl.reset();
+  // The last reference is gone: no other thread adds a deleter now.
+  for (const auto &[Deleter, Data] : Context->Deleters)
+    Deleter(Data);
   quarantine().add(Context);
 }
 
@@ -219,6 +225,14 @@ void release(_pi_event *Event) {
   else
     release(Event->Context); // an event made from a native handle
   quarantine().add(Event);
+}
+
+void release(PhysicalMemory *Physical) {
+  if (!dropReference(Physical))
+    return;
+  Physical->Impl.reset(); // the driver frees the memory once no range maps it
+  release(Physical->Context);
+  quarantine().add(Physical);
 }
 
 BackendObject::~BackendObject() = default;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct _pi_device;
@@ -30,6 +31,7 @@ class MemImpl;
 class ProgramImpl;
 class KernelImpl;
 class EventImpl;
+class PhysicalMemImpl;
 
 // The PI function table (platform.cpp): one per adapter library, since each links its
 // own copy of the core.
@@ -48,7 +50,8 @@ enum class HandleKind : uint32_t {
   Mem,
   Program,
   Kernel,
-  Event
+  Event,
+  PhysicalMem // UR's physical memory (urPhysicalMemCreate); PI has none
 };
 
 // "queue", "program", ...
@@ -181,6 +184,18 @@ struct DeviceDescription {
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
   std::string RuntimeVersion; // the backend's version for the device ("3.0", "9.0")
   bool IntegratedGpu = false;
+  // The driver reserves virtual addresses and maps physical memory of this device onto
+  // them (UR's urVirtualMem* / urPhysicalMem*: ContextImpl's virtual-memory hooks).
+  bool VirtualMemory = false;
+  // Facts for UR's optional queries, where the driver states them (empty / 0 where it
+  // does not: the face answers UNSUPPORTED_ENUMERATION): the 16-byte UUID, the PCI
+  // address ("DDDD:BB:DD.F"), the memory's peak clock and bus width, the 32-bit
+  // registers one work-group may use.
+  std::vector<uint8_t> Uuid;
+  std::string PciAddress;
+  pi_uint32 MemoryClockMHz = 0;
+  pi_uint32 MemoryBusWidthBits = 0;
+  pi_uint32 MaxRegistersPerWorkGroup = 0;
   DeviceLimits Limits;
   DeviceMemory Memory;
   DeviceAtomics Atomics;
@@ -228,6 +243,10 @@ struct _pi_context : dglink::core::HandleHeader {
   // The USM allocations made through this context, by start address.
   std::mutex UsmMutex;
   std::map<uintptr_t, dglink::core::UsmRecord> UsmAllocations; // guarded by UsmMutex
+  // Functions to call, each with its data, once the context is destroyed (UR's
+  // urContextSetExtendedDeleter), in the order they were set.
+  std::mutex DeleterMutex;
+  std::vector<std::pair<void (*)(void *), void *>> Deleters; // guarded by DeleterMutex
   std::unique_ptr<dglink::core::ContextImpl> Impl;
 
   bool hasDevice(const _pi_device *Device) const;
@@ -360,6 +379,18 @@ struct _pi_event : dglink::core::HandleHeader {
 
 namespace dglink::core {
 
+// Physical memory of one device that virtual address ranges of its context map onto
+// (UR's ur_physical_mem_handle_t; PI has no such object): virtual_memory.cpp.
+struct PhysicalMemory : HandleHeader {
+  static constexpr HandleKind Kind = HandleKind::PhysicalMem;
+  PhysicalMemory() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  _pi_device *Device = nullptr;
+  size_t Size = 0;
+  bool Shareable = false; // made for export to other processes (UR's ENABLE_IPC)
+  std::unique_ptr<PhysicalMemImpl> Impl;
+};
+
 // The adapter's name in messages ("not a handle of the Level Zero adapter"), from
 // the backend.
 const char *adapterLabel();
@@ -399,6 +430,7 @@ void release(_pi_mem *Mem);
 void release(_pi_program *Program);
 void release(_pi_kernel *Kernel);
 void release(_pi_event *Event);
+void release(PhysicalMemory *Physical);
 
 // Makes a handle (an allocation point of the fault injection, below).
 template <typename Handle> std::unique_ptr<Handle> makeHandle();
