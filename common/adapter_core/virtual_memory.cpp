@@ -5,6 +5,7 @@
 #include "entry.h"
 
 #include <algorithm>
+#include <utility>
 
 using namespace dglink::core;
 
@@ -134,10 +135,11 @@ pi_result virtualMemMap(const char *Function, pi_context Context, const void *St
     return PI_SUCCESS;
   const pi_result Result = Context->Impl->setAccess(Function, Start, Size, Access);
   if (Result != PI_SUCCESS) {
-    // The access's message stays the one the caller reads.
-    const std::string Message = lastErrorMessage();
+    // The access's message stays the one the caller reads: a copy, since the undo may
+    // set another.
+    std::string Message = lastErrorMessage();
     (void)Context->Impl->unmapAddresses(Function, Start, Size);
-    setLastError(Result, Message);
+    setLastError(Result, std::move(Message));
   }
   return Result;
 }

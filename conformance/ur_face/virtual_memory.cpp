@@ -118,12 +118,14 @@ TEST_P(UrVirtualMemory, MappedBytesRoundTrip) {
   ur_device_handle_t OfDevice = nullptr;
   size_t OfSize = 0;
   ur_physical_mem_properties_t Properties{};
-  EXPECT_EQ(urPhysicalMemGetInfo(Physical, UR_PHYSICAL_MEM_INFO_CONTEXT, sizeof(OfContext),
-                                 &OfContext, nullptr),
-            UR_RESULT_SUCCESS);
-  EXPECT_EQ(urPhysicalMemGetInfo(Physical, UR_PHYSICAL_MEM_INFO_DEVICE, sizeof(OfDevice), &OfDevice,
+  // A handle's size: the pointer the query writes.
+  constexpr size_t HandleBytes = sizeof(void *);
+  EXPECT_EQ(urPhysicalMemGetInfo(Physical, UR_PHYSICAL_MEM_INFO_CONTEXT, HandleBytes, &OfContext,
                                  nullptr),
             UR_RESULT_SUCCESS);
+  EXPECT_EQ(
+      urPhysicalMemGetInfo(Physical, UR_PHYSICAL_MEM_INFO_DEVICE, HandleBytes, &OfDevice, nullptr),
+      UR_RESULT_SUCCESS);
   EXPECT_EQ(
       urPhysicalMemGetInfo(Physical, UR_PHYSICAL_MEM_INFO_SIZE, sizeof(OfSize), &OfSize, nullptr),
       UR_RESULT_SUCCESS);
