@@ -151,6 +151,16 @@ if(DglinkUrTests)
     # UR_DEVICE_CODE_EXTRACTOR to take the binary out: dpcxx-standin is both
     # (clang-15, llvm-spirv-15 and llc-15 for the ports in conformance/ur_cts).
     set(DglinkUrStandin "${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin")
+    if(NOT DGLINK_LLVM_OFF_REASON)
+      # A wrapper that hands the stand-in the build's dglink-local-args (DPC++'s CUDA
+      # form of local-memory arguments in the PTX it makes; compiler/post_link).
+      set(DglinkUrStandin "${CMAKE_BINARY_DIR}/conformance/ur_cts/dpcxx-standin")
+      file(GENERATE OUTPUT "${DglinkUrStandin}"
+           CONTENT "#!/bin/sh\nDGLINK_UR_CTS_LOCAL_ARGS='$<TARGET_FILE:dglink-local-args>' exec '${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin' \"$@\"\n"
+           FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                            WORLD_READ WORLD_EXECUTE)
+      set(DglinkUrStandinTool dglink-local-args)
+    endif()
     list(APPEND DglinkUrArgs
          -DUR_DPCXX=${DglinkUrStandin}
          -DUR_DEVICE_CODE_EXTRACTOR=${DglinkUrStandin}
@@ -200,6 +210,8 @@ if(DglinkUrTests AND DGLINK_UR_CTS_DEVICE_CODE)
   # UR's build makes them again.
   file(GLOB DglinkUrPorts CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.cl"
        "${CMAKE_SOURCE_DIR}/conformance/ur_cts/*.h")
+  # The stand-in's tool too: its PTX changes with it.
+  list(APPEND DglinkUrPorts ${DglinkUrStandinTool})
   list(APPEND DglinkUrPorts "${CMAKE_SOURCE_DIR}/conformance/ur_cts/dpcxx-standin"
        "${CMAKE_SOURCE_DIR}/conformance/ur_cts/sources.sha256")
   ExternalProject_Add_Step(dglink_unified_runtime device_code_ports

@@ -13,20 +13,28 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${DGLINK_BUILD_DIR:-$root/build}
 jobs=${DGLINK_JOBS:-$(nproc)}
 
+# What `dev.sh conform` needs (the command, its scenarios and device images, every
+# adapter), and what only the tests, checks and packages need besides: a fresh machine
+# that only runs the main job does not fetch the linters' LLVM 14 and the rest.
 packages=(
-  build-essential cmake ninja-build pkg-config dpkg-dev file
+  build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
-  clang-15 llvm-15 llvm-spirv-15 lld-15 clang-format-14 clang-tidy-14
+  clang-15 llvm-15 llvm-spirv-15 lld-15
   llvm-15-dev libllvmspirvlib-15-dev libze-dev
   libamdhip64-dev libamd-comgr-dev rocm-device-libs
-  python3 googletest llvm-15-tools ccache
+  python3
+)
+test_packages=(
+  dpkg-dev file clang-format-14 clang-tidy-14 googletest llvm-15-tools ccache
 )
 
-install_packages() {
+install_packages() { # [test]: the test packages too
+  local wanted=("${packages[@]}")
+  [ "${1:-}" = test ] && wanted+=("${test_packages[@]}")
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -62,7 +70,7 @@ cmd=${1:-test}
 shift || true
 case "$cmd" in
 build)
-  install_packages
+  install_packages test
   configure_and_build "$build"
   ;;
 conform)
@@ -74,7 +82,7 @@ conform)
   "$build/bin/dglink" conform "$@"
   ;;
 test)
-  install_packages
+  install_packages test
   bash "$root/scripts/check-format.sh"
   configure_and_build "$build"
   bash "$root/scripts/check-tidy.sh" "$build"

@@ -8,6 +8,7 @@
 #include <dglink/stream/backend.h>
 
 #include <cstring>
+#include <limits>
 
 namespace dglink::hip {
 namespace {
@@ -80,6 +81,18 @@ public:
     return PI_SUCCESS;
   }
 
+  pi_result streamDevice(stream::Stream S, int &Ordinal, bool &Known) override {
+    Known = false;
+    if (hip().StreamOrdinal == nullptr)
+      return PI_SUCCESS;
+    const HipError Result = hip().StreamOrdinal(hipStream(S), &Ordinal);
+    if (Result == HipErrorNotSupported)
+      return PI_SUCCESS;
+    if (Result != HipSuccess)
+      return hipError(Result, "hipStreamGetDevice", PI_ERROR_INVALID_VALUE);
+    Known = true;
+    return PI_SUCCESS;
+  }
   pi_result createStream(stream::Stream &Out) override {
     HipStream S = nullptr;
     DGLINK_HIP(StreamCreateNonBlocking, &S);
@@ -302,9 +315,29 @@ public:
   }
   bool parameterSizes(stream::FunctionHandle, std::vector<size_t> &) override { return false; }
   size_t maxParameterBytes() const override { return MaxParameterBytes; }
+  bool functionMemory(stream::FunctionHandle F, size_t &SharedBytes, size_t &LocalBytes) override {
+    int Shared = 0, Local = 0;
+    if (hip().FuncMemory == nullptr ||
+        hip().FuncMemory(&Shared, &Local, hipFunction(F)) != HipSuccess)
+      return false;
+    SharedBytes = static_cast<size_t>(Shared);
+    LocalBytes = static_cast<size_t>(Local);
+    return true;
+  }
+  pi_result reserveDynamicShared(stream::FunctionHandle F, size_t Bytes) override {
+    if (hip().FuncReserveDynamicShared != nullptr)
+      DGLINK_HIP(FuncReserveDynamicShared, hipFunction(F), Bytes);
+    return PI_SUCCESS;
+  }
   pi_result launch(stream::FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
-                   stream::Stream S, void **Params) override {
-    DGLINK_HIP(ModuleLaunchKernel, hipFunction(F), Grid, Block, hipStream(S), Params);
+                   size_t SharedBytes, stream::Stream S, void **Params) override {
+    if (SharedBytes > std::numeric_limits<unsigned>::max())
+      return fail(PI_ERROR_OUT_OF_RESOURCES,
+                  "hipModuleLaunchKernel: {} bytes of dynamic shared memory do not fit its "
+                  "argument",
+                  SharedBytes);
+    DGLINK_HIP(ModuleLaunchKernel, hipFunction(F), Grid, Block, static_cast<unsigned>(SharedBytes),
+               hipStream(S), Params);
     return PI_SUCCESS;
   }
 

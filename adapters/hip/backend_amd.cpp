@@ -297,10 +297,17 @@ HipError moduleGetGlobal(void **Address, size_t *Bytes, HipModule M, const char 
 HipError funcMaxThreadsPerBlock(int *Value, HipFunction F) {
   return err(Amd.hipFuncGetAttribute(Value, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function(F)));
 }
+HipError funcMemory(int *Shared, int *Local, HipFunction F) {
+  if (const hipError_t R =
+          Amd.hipFuncGetAttribute(Shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function(F));
+      R != hipSuccess)
+    return err(R);
+  return err(Amd.hipFuncGetAttribute(Local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function(F)));
+}
 HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigned Block[3],
-                            HipStream S, void **Params) {
+                            unsigned SharedBytes, HipStream S, void **Params) {
   return err(Amd.hipModuleLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
-                                       Block[2], 0, stream(S), Params, nullptr));
+                                       Block[2], SharedBytes, stream(S), Params, nullptr));
 }
 const char *errorName(HipError E) {
   const char *Name =
@@ -426,6 +433,7 @@ LoadState load() {
   Table.ModuleGetFunction = moduleGetFunction;
   Table.ModuleGetGlobal = moduleGetGlobal;
   Table.FuncMaxThreadsPerBlock = funcMaxThreadsPerBlock;
+  Table.FuncMemory = funcMemory;
   Table.ModuleLaunchKernel = moduleLaunchKernel;
   Table.ErrorName = errorName;
   Table.ErrorString = errorString;

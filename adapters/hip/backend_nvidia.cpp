@@ -169,10 +169,27 @@ HipError moduleGetGlobal(void **Address, size_t *Bytes, HipModule M, const char 
 HipError funcMaxThreadsPerBlock(int *Value, HipFunction F) {
   return err(cu().cuFuncGetAttribute(Value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function(F)));
 }
+HipError funcMemory(int *Shared, int *Local, HipFunction F) {
+  if (const CUresult R =
+          cu().cuFuncGetAttribute(Shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function(F));
+      R != CUDA_SUCCESS)
+    return err(R);
+  return err(cu().cuFuncGetAttribute(Local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function(F)));
+}
+HipError funcReserveDynamicShared(HipFunction F, size_t Bytes) {
+  return err(dglink::cuda::reserveDynamicSharedMemory(function(F), Bytes));
+}
+HipError streamOrdinal(HipStream S, int *Ordinal) {
+  bool Known = false;
+  const CUresult R = dglink::cuda::streamOrdinal(stream(S), *Ordinal, Known);
+  if (R == CUDA_SUCCESS && !Known)
+    return HipErrorNotSupported;
+  return err(R);
+}
 HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigned Block[3],
-                            HipStream S, void **Params) {
+                            unsigned SharedBytes, HipStream S, void **Params) {
   return err(cu().cuLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
-                                 Block[2], 0, stream(S), Params, nullptr));
+                                 Block[2], SharedBytes, stream(S), Params, nullptr));
 }
 HipError memGetFree(int Ordinal, size_t *Free) {
   return dglink::cuda::freeMemory(Ordinal, *Free) ? HipSuccess : err(CUDA_ERROR_NOT_SUPPORTED);
@@ -311,6 +328,9 @@ HipApi makeTable() {
   Table.ModuleGetFunction = moduleGetFunction;
   Table.ModuleGetGlobal = moduleGetGlobal;
   Table.FuncMaxThreadsPerBlock = funcMaxThreadsPerBlock;
+  Table.FuncMemory = funcMemory;
+  Table.FuncReserveDynamicShared = funcReserveDynamicShared;
+  Table.StreamOrdinal = streamOrdinal;
   Table.ModuleLaunchKernel = moduleLaunchKernel;
   if (cu().cuMemGetInfo != nullptr)
     Table.MemGetFree = memGetFree;

@@ -70,6 +70,9 @@ struct HipApi {
   bool (*DeviceCanAccessPeer)(int From, int To) = nullptr;
   HipError (*DeviceEnablePeerAccess)(int From, int To) = nullptr;
   HipError (*StreamCreateNonBlocking)(HipStream *Stream) = nullptr;
+  // The device whose primary context Stream belongs to (-1: another context); null where
+  // the library cannot say (HIP 5.2 on AMD has no hipStreamGetDevice).
+  HipError (*StreamOrdinal)(HipStream Stream, int *Ordinal) = nullptr;
   HipError (*StreamDestroy)(HipStream Stream) = nullptr;
   HipError (*StreamSynchronize)(HipStream Stream) = nullptr;
   HipError (*StreamWaitEvent)(HipStream Stream, HipEvent Event) = nullptr;
@@ -118,8 +121,16 @@ struct HipApi {
                               const char *Name) = nullptr;
   // hipFuncGetAttribute(HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK).
   HipError (*FuncMaxThreadsPerBlock)(int *Value, HipFunction Function) = nullptr;
+  // hipFuncGetAttribute(HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, _LOCAL_SIZE_BYTES): the
+  // shared memory the function declares and the private memory of one thread.
+  HipError (*FuncMemory)(int *SharedBytes, int *LocalBytes, HipFunction Function) = nullptr;
+  // Raises the function's dynamic shared-memory limit to Bytes where it is below
+  // (hipFuncSetAttribute(hipFuncAttributeMaxDynamicSharedMemorySize)); null where launches
+  // need no such opt-in (AMD: a work-group has the device's LDS whole).
+  HipError (*FuncReserveDynamicShared)(HipFunction Function, size_t Bytes) = nullptr;
+  // SharedBytes: the block's dynamic shared memory (local-memory arguments).
   HipError (*ModuleLaunchKernel)(HipFunction Function, const unsigned Grid[3],
-                                 const unsigned Block[3], HipStream Stream,
+                                 const unsigned Block[3], unsigned SharedBytes, HipStream Stream,
                                  void **Params) = nullptr;
   // hipMemGetInfo's free bytes of the device (made current first); null where the library
   // lacks it (GLOBAL_MEM_FREE unanswered).

@@ -95,7 +95,8 @@ pi_result ZeQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, s
 // The list is in order: a barrier after the wait list completes after everything
 // enqueued before, which a marker and a barrier both promise.
 pi_result ZeQueue::marker(bool Barrier, const core::Enqueue &Request) {
-  return append("zeCommandListAppendBarrier", Request, false,
+  // Blocking: a blocking map that reads nothing returns when the barrier is complete.
+  return append("zeCommandListAppendBarrier", Request, Request.Blocking,
                 [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
                   return ze().zeCommandListAppendBarrier(List, Signal, NumWaits, Waits);
                 });

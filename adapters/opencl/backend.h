@@ -189,6 +189,7 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  pi_result enqueueMarker(bool Barrier, const core::Enqueue &Request); // marker(), no waiting
   pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
                        size_t Size, const core::Enqueue &Request) override;
   pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,
@@ -211,7 +212,11 @@ public:
   ClContext &Context;
   _pi_device &Device;
   cl_command_queue Queue;
-  bool Profiling = false; // made with CL_QUEUE_PROFILING_ENABLE
+  // Makes Stamp and turns Profiling on (a queue made or adopted with
+  // CL_QUEUE_PROFILING_ENABLE); Function names the call in errors.
+  pi_result makeStamp(const char *Function);
+
+  bool Profiling = false; // made with CL_QUEUE_PROFILING_ENABLE (and Stamp made)
   cl_mem Stamp = nullptr; // a profiling queue's 4-byte buffer its markers fill (marker())
 };
 

@@ -22,7 +22,8 @@ pi_result ClContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueIm
                                                    WantsProfiling ? Profiling : nullptr, &Error);
   if (Error != CL_SUCCESS)
     return clFailure(Error, "piQueueCreate", "clCreateCommandQueueWithProperties");
-  Made->Profiling = WantsProfiling;
+  if (WantsProfiling)
+    DGLINK_TRY(Made->makeStamp("piQueueCreate"));
   addQueue(Made->Queue);
   Impl = std::move(Made);
   return PI_SUCCESS;
@@ -140,15 +141,21 @@ pi_result ClContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
     return fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
                 "{}: the command queue executes out of order; dglink's queues are in order",
                 Function);
+  // Made (and its stamp buffer) before the queue is taken: a failure leaves the caller's
+  // queue as it was.
+  auto Made = std::make_unique<ClQueue>(*this, *Device, nullptr);
+  if ((Properties & CL_QUEUE_PROFILING_ENABLE) != 0)
+    DGLINK_TRY(Made->makeStamp(Function));
   if (!Owned) {
     Error = clRetainCommandQueue(NativeQueue);
     if (Error != CL_SUCCESS)
       return clFailure(Error, Function, "clRetainCommandQueue");
   }
+  Made->Queue = NativeQueue;
   Queue.Device = Device;
-  if ((Properties & CL_QUEUE_PROFILING_ENABLE) != 0)
+  if (Made->Profiling)
     Queue.Properties |= PI_QUEUE_FLAG_PROFILING_ENABLE;
-  Impl = std::make_unique<ClQueue>(*this, *Device, NativeQueue);
+  Impl = std::move(Made);
   addQueue(NativeQueue);
   return PI_SUCCESS;
 }

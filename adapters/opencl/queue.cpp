@@ -75,13 +75,22 @@ pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
 }
 
 ClQueue::~ClQueue() {
-  if (Queue == nullptr)
-    return;
-  Context.removeQueue(Queue);
-  clFinish(Queue);
-  clReleaseCommandQueue(Queue);
+  if (Queue != nullptr) {
+    Context.removeQueue(Queue);
+    clFinish(Queue);
+    clReleaseCommandQueue(Queue);
+  }
   if (Stamp != nullptr)
-    clReleaseMemObject(Stamp);
+    clReleaseMemObject(Stamp); // freed by OpenCL once the fills that use it are done
+}
+
+pi_result ClQueue::makeStamp(const char *Function) {
+  cl_int Error = CL_SUCCESS;
+  Stamp = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE, 4, nullptr, &Error);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clCreateBuffer");
+  Profiling = true;
+  return PI_SUCCESS;
 }
 
 pi_result ClQueue::finish() {
@@ -170,19 +179,22 @@ pi_result ClQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, s
 // On an in-order queue a marker already orders after everything before it; the barrier
 // form also holds back what comes later, as PI's WithBarrier promises.
 pi_result ClQueue::marker(bool Barrier, const core::Enqueue &Request) {
+  DGLINK_TRY(enqueueMarker(Barrier, Request));
+  // A blocking marker (a blocking map that reads nothing) returns when it is complete:
+  // the queue is in order, so when everything in it is.
+  if (Request.Blocking)
+    return finish();
+  return PI_SUCCESS;
+}
+
+pi_result ClQueue::enqueueMarker(bool Barrier, const core::Enqueue &Request) {
   if (Profiling && Request.Out != nullptr) {
     // NVIDIA's OpenCL answers 0 for every profiling point of a marker's or a barrier's
     // event (measured on the H200 host); DPC++ asks a barrier's event for its times. On a
     // profiling queue the event is that of a 4-byte fill of the queue's own buffer after
     // the wait list, which completes after everything before it as the marker would
-    // (the queue is in order) and carries the driver's real times.
-    if (Stamp == nullptr) {
-      cl_int Error = CL_SUCCESS;
-      Stamp = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE, 4, nullptr, &Error);
-      if (Error != CL_SUCCESS)
-        return clFailure(Error, Barrier ? "piEnqueueEventsWaitWithBarrier" : "piEnqueueEventsWait",
-                         "clCreateBuffer");
-    }
+    // (the queue is in order) and carries the driver's real times. The buffer is made
+    // with the queue (makeStamp), so that markers from many threads share it.
     const cl_uint Zero = 0;
     return enqueue("clEnqueueFillBuffer", Request,
                    [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {

@@ -109,6 +109,7 @@ PI_API_EXPORT pi_result piQueueCreate(pi_context Context, pi_device Device,
   Queue->Device = Device;
   Queue->Properties = Properties;
   DGLINK_TRY(Context->Impl->createQueue(*Queue, Queue->Impl));
+  registerQueue(*Queue);
   retain(Context);
   *RetQueue = Queue.release();
   return PI_SUCCESS;

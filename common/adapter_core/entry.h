@@ -36,6 +36,18 @@ void recordUsmAllocation(_pi_context &Context, void *Pointer, size_t Size, UsmKi
                          _pi_device *Device);
 void forgetUsmAllocation(_pi_context &Context, void *Pointer);
 
+// USM pools (usm_pool.cpp). An allocation of the checked size and alignment from Pool
+// (a live pool of the context; Device null for host memory), recorded in the context.
+pi_result allocateFromPool(UsmPool &Pool, _pi_device *Device, UsmKind Kind, size_t Size,
+                           pi_uint32 Alignment, void *&Pointer);
+// True where Pointer lies in memory a pool of Context holds: then Result is the answer of
+// the free (the allocation back to its pool, or INVALID_VALUE for a pointer that is not
+// a live allocation's start). False: no pool's memory, the backend frees it.
+bool freeToPool(const char *Function, _pi_context &Context, void *Pointer, pi_result &Result);
+// Adds a live queue of a context to the queues a pool finishes (and removes it at its
+// last release).
+void registerQueue(_pi_queue &Queue);
+
 // Runs Submit(Request) with the wait list and, where the caller asked for one, the
 // event: its handle is made before the command is submitted, so that nothing can
 // fail once the backend accepted the command.

@@ -78,6 +78,8 @@ const char *kindName(HandleKind Kind) {
     return "kernel";
   case HandleKind::Event:
     return "event";
+  case HandleKind::UsmPool:
+    return "USM pool";
   case HandleKind::PhysicalMem:
     return "physical memory object";
   }
@@ -167,6 +169,7 @@ template std::unique_ptr<_pi_mem> makeHandle<_pi_mem>();
 template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
+template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
 
 // Each release frees the backend part first (it may need its parents), then drops
@@ -184,6 +187,10 @@ void release(_pi_context *Context) {
 void release(_pi_queue *Queue) {
   if (!dropReference(Queue))
     return;
+  {
+    const std::lock_guard<std::mutex> Lock(Queue->Context->QueuesMutex);
+    Queue->Context->Queues.erase(Queue);
+  }
   Queue->Impl.reset();
   release(Queue->Context);
   quarantine().add(Queue);
@@ -225,6 +232,14 @@ void release(_pi_event *Event) {
   else
     release(Event->Context); // an event made from a native handle
   quarantine().add(Event);
+}
+
+void release(UsmPool *Pool) {
+  if (!dropReference(Pool))
+    return;
+  dropUsmPoolMemory(*Pool);
+  release(Pool->Context);
+  quarantine().add(Pool);
 }
 
 void release(PhysicalMemory *Physical) {

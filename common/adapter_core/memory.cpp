@@ -202,11 +202,33 @@ pi_result checkUsmAllocation(const char *Function, void **ResultPtr, pi_context 
   return PI_SUCCESS;
 }
 
-pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context, pi_device Device,
-                      UsmKind Kind, const pi_usm_mem_properties *Properties, size_t Size,
-                      pi_uint32 Alignment) {
+pi_result allocatePiUsm(const char *Function, void **ResultPtr, pi_context Context,
+                        pi_device Device, UsmKind Kind, const pi_usm_mem_properties *Properties,
+                        size_t Size, pi_uint32 Alignment) {
   DGLINK_TRY(
       checkUsmAllocation(Function, ResultPtr, Context, Device, Kind, Properties, Size, Alignment));
+  return allocateUsm(Function, ResultPtr, Context, Device, Kind, Size, Alignment, nullptr);
+}
+
+} // namespace
+
+namespace dglink::core {
+
+pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context, pi_device Device,
+                      UsmKind Kind, size_t Size, pi_uint32 Alignment, UsmPool *Pool) {
+  DGLINK_TRY(
+      checkUsmAllocation(Function, ResultPtr, Context, Device, Kind, nullptr, Size, Alignment));
+  if (Pool != nullptr) {
+    DGLINK_TRY(checkHandle(Pool, PI_ERROR_INVALID_VALUE, Function, "pool"));
+    if (Pool->Context != Context)
+      return dglink::fail(PI_ERROR_INVALID_CONTEXT,
+                          "{}: USM pool {} belongs to context {}, not to the context {} asked",
+                          Function, fmt::ptr(Pool), fmt::ptr(Pool->Context), fmt::ptr(Context));
+    void *Pointer = nullptr;
+    DGLINK_TRY(allocateFromPool(*Pool, Device, Kind, Size, Alignment, Pointer));
+    *ResultPtr = Pointer;
+    return PI_SUCCESS;
+  }
   void *Pointer = nullptr;
   DGLINK_TRY(Context->Impl->allocateUsm(Kind, Device, Size, Alignment, Pointer));
   try {
@@ -219,7 +241,7 @@ pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context
   return PI_SUCCESS;
 }
 
-} // namespace
+} // namespace dglink::core
 
 extern "C" {
 
@@ -315,8 +337,8 @@ PI_API_EXPORT pi_result piextUSMDeviceAlloc(void **ResultPtr, pi_context Context
                                             const pi_usm_mem_properties *Properties, size_t Size,
                                             pi_uint32 Alignment) try {
   DGLINK_ENTRY();
-  return allocateUsm(__func__, ResultPtr, Context, Device, UsmKind::Device, Properties, Size,
-                     Alignment);
+  return allocatePiUsm(__func__, ResultPtr, Context, Device, UsmKind::Device, Properties, Size,
+                       Alignment);
 }
 DGLINK_CATCH_ALL
 
@@ -324,8 +346,8 @@ PI_API_EXPORT pi_result piextUSMHostAlloc(void **ResultPtr, pi_context Context,
                                           const pi_usm_mem_properties *Properties, size_t Size,
                                           pi_uint32 Alignment) try {
   DGLINK_ENTRY();
-  return allocateUsm(__func__, ResultPtr, Context, nullptr, UsmKind::Host, Properties, Size,
-                     Alignment);
+  return allocatePiUsm(__func__, ResultPtr, Context, nullptr, UsmKind::Host, Properties, Size,
+                       Alignment);
 }
 DGLINK_CATCH_ALL
 
@@ -333,17 +355,20 @@ PI_API_EXPORT pi_result piextUSMSharedAlloc(void **ResultPtr, pi_context Context
                                             const pi_usm_mem_properties *Properties, size_t Size,
                                             pi_uint32 Alignment) try {
   DGLINK_ENTRY();
-  return allocateUsm(__func__, ResultPtr, Context, Device, UsmKind::Shared, Properties, Size,
-                     Alignment);
+  return allocatePiUsm(__func__, ResultPtr, Context, Device, UsmKind::Shared, Properties, Size,
+                       Alignment);
 }
 DGLINK_CATCH_ALL
 
-// Freeing null does nothing, as free(NULL) does.
+// Freeing null does nothing, as free(NULL) does. Memory of a USM pool goes back to the
+// pool (UR's pools: usm_pool.cpp).
 PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Context, PI_ERROR_INVALID_CONTEXT);
   if (Ptr == nullptr)
     return PI_SUCCESS;
+  if (pi_result Result = PI_SUCCESS; freeToPool(__func__, *Context, Ptr, Result))
+    return Result;
   DGLINK_TRY(Context->Impl->freeUsm(Ptr));
   forgetUsmAllocation(*Context, Ptr);
   return PI_SUCCESS;
@@ -383,6 +408,9 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
                         "piextUSMEnqueueFill: pointer {} is not aligned to the pattern",
                         fmt::ptr(Ptr));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  if (!Native && Size == 0) // nothing to write: a command that only orders (as the driver's)
+    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false,
+                  Event, [&](const Enqueue &Request) { return Queue->Impl->marker(false, Request); });
   if (!Native) {
     const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
     return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true, Event,

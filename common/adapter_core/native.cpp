@@ -67,6 +67,7 @@ pi_result queueFromNative(const char *Function, uintptr_t Native, pi_context Con
   Queue->Context = Context;
   Queue->Device = Device;
   DGLINK_TRY(Context->Impl->adoptQueue(Function, Native, Owned, *Queue, Queue->Impl));
+  registerQueue(*Queue);
   retain(Context);
   *Out = Queue.release();
   return PI_SUCCESS;
@@ -81,10 +82,13 @@ pi_result eventFromNative(const char *Function, uintptr_t Native, pi_context Con
   uintptr_t NativeQueue = 0;
   if (Native != 0)
     DGLINK_TRY(Context->Impl->adoptEvent(Function, Native, Owned, Event->Impl, NativeQueue));
-  if (NativeQueue != 0) {
-    // The event keeps the queue of its command: a dglink queue over the driver's.
-    pi_queue Queue = nullptr;
-    DGLINK_TRY(queueFromNative(Function, NativeQueue, Context, nullptr, false, &Queue));
+  // The event keeps the queue of its command, a dglink queue over the driver's, where
+  // that queue can be one (an out-of-order queue cannot); else it is an event of no
+  // queue, as a user event is. Nothing fails once the event is adopted: a failure would
+  // release the caller's event, whose ownership a failed call does not take.
+  pi_queue Queue = nullptr;
+  if (NativeQueue != 0 &&
+      queueFromNative(Function, NativeQueue, Context, nullptr, false, &Queue) == PI_SUCCESS) {
     Event->Queue = Queue; // the reference queueFromNative handed out is the event's
   } else {
     retain(Context);

@@ -29,10 +29,16 @@ bool findUsmAllocation(_pi_context &Context, const void *Pointer, UsmAllocationI
       const auto &[Start, Record] = *std::prev(After);
       if (Address - Start < Record.Size) {
         Out = UsmAllocationInfo{reinterpret_cast<void *>(Start), Record.Size, Record.Kind,
-                                Record.Device};
+                                Record.Device, Record.Pool};
         return true;
       }
     }
+    // Memory a pool holds but has not handed out: no allocation, whatever the driver
+    // says of the block.
+    auto Block = Context.UsmPoolBlocks.upper_bound(Address);
+    if (Block != Context.UsmPoolBlocks.begin() &&
+        Address - std::prev(Block)->first < std::prev(Block)->second.Size)
+      return false;
   }
   return Context.Impl->usmPointerInfo(Pointer, Out);
 }

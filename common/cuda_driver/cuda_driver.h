@@ -68,6 +68,8 @@
   X(cuModuleGetFunctionCount)                                                                      \
   X(cuModuleEnumerateFunctions)                                                                    \
   X(cuFuncGetName)                                                                                 \
+  X(cuFuncSetAttribute)                                                                            \
+  X(cuStreamGetCtx)                                                                                \
   X(cuDeviceCanAccessPeer)                                                                         \
   X(cuCtxEnablePeerAccess)                                                                         \
   X(cuEventElapsedTime)                                                                            \

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <atomic>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -78,6 +79,11 @@ public:
     return R == CUDA_SUCCESS ? PI_SUCCESS : cudaError(R, "cuCtxEnablePeerAccess");
   }
 
+  pi_result streamDevice(stream::Stream S, int &Ordinal, bool &Known) override {
+    if (const CUresult R = streamOrdinal(stream(S), Ordinal, Known); R != CUDA_SUCCESS)
+      return cudaError(R, "cuStreamGetCtx", PI_ERROR_INVALID_VALUE);
+    return PI_SUCCESS;
+  }
   pi_result createStream(stream::Stream &Out) override {
     CUstream S = nullptr;
     DGLINK_CU(cuStreamCreate, &S, CU_STREAM_NON_BLOCKING);
@@ -372,10 +378,19 @@ public:
     }
   }
   size_t maxParameterBytes() const override { return MaxParameterBytes; }
+  pi_result reserveDynamicShared(stream::FunctionHandle F, size_t Bytes) override {
+    if (const CUresult R = reserveDynamicSharedMemory(cuFunction(F), Bytes); R != CUDA_SUCCESS)
+      return cudaError(R, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    return PI_SUCCESS;
+  }
   pi_result launch(stream::FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
-                   stream::Stream S, void **Params) override {
+                   size_t SharedBytes, stream::Stream S, void **Params) override {
+    if (SharedBytes > std::numeric_limits<unsigned>::max())
+      return fail(PI_ERROR_OUT_OF_RESOURCES,
+                  "cuLaunchKernel: {} bytes of dynamic shared memory do not fit its argument",
+                  SharedBytes);
     DGLINK_CU(cuLaunchKernel, cuFunction(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
-              Block[2], 0, stream(S), Params, nullptr);
+              Block[2], static_cast<unsigned>(SharedBytes), stream(S), Params, nullptr);
     return PI_SUCCESS;
   }
 
@@ -431,6 +446,7 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
   Attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, Info.ClockRateKHz);
   Attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, Info.WarpSize);
   Attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, Info.SharedMemoryPerBlock);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, Info.SharedMemoryPerBlockOptIn);
   Attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, Info.ConstantMemory);
   Attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, Info.L2CacheBytes);
   int Flag = 0;
@@ -485,6 +501,46 @@ CUresult makePrimaryCurrent(int Ordinal) {
   if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
     return CUDA_SUCCESS;
   return cu().cuCtxSetCurrent(Context);
+}
+
+CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes) {
+  // Raised under one lock, so that two threads raising the same function to different
+  // sizes end with the larger one.
+  static std::mutex RaiseMutex;
+  const auto Current = [F](int &Value) {
+    return cu().cuFuncGetAttribute(&Value, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, F);
+  };
+  if (Bytes > static_cast<size_t>(std::numeric_limits<int>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  int Allowed = 0;
+  if (const CUresult R = Current(Allowed); R != CUDA_SUCCESS)
+    return R;
+  if (Bytes <= static_cast<size_t>(Allowed))
+    return CUDA_SUCCESS;
+  if (cu().cuFuncSetAttribute == nullptr)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  std::lock_guard<std::mutex> Lock(RaiseMutex);
+  if (const CUresult R = Current(Allowed); R != CUDA_SUCCESS)
+    return R;
+  if (Bytes <= static_cast<size_t>(Allowed))
+    return CUDA_SUCCESS;
+  return cu().cuFuncSetAttribute(F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 static_cast<int>(Bytes));
+}
+
+CUresult streamOrdinal(CUstream S, int &Ordinal, bool &Known) {
+  Known = false;
+  if (cu().cuStreamGetCtx == nullptr)
+    return CUDA_SUCCESS;
+  CUcontext Of = nullptr;
+  if (const CUresult R = cu().cuStreamGetCtx(S, &Of); R != CUDA_SUCCESS)
+    return R;
+  Known = true;
+  Ordinal = -1;
+  for (int I = 0; I < MaxDevices; ++I)
+    if (Of != nullptr && Contexts[static_cast<size_t>(I)].load(std::memory_order_acquire) == Of)
+      Ordinal = I;
+  return CUDA_SUCCESS;
 }
 
 bool canAccessPeer(int From, int To) {

@@ -25,6 +25,15 @@ bool pageableHost(const void *Host);
 // contexts (already on is success).
 bool canAccessPeer(int From, int To);
 CUresult enablePeerAccess(int From, int To);
+// Lets launches of F ask for Bytes of dynamic shared memory: raises F's
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to Bytes where it is below (never
+// lowers it, so that other threads' launches of F keep theirs). Called with F's
+// context current.
+CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes);
+// The ordinal of the device whose primary context (as retained by makePrimaryCurrent)
+// stream S belongs to (cuStreamGetCtx), -1 for another context; Known false where the
+// driver lacks cuStreamGetCtx.
+CUresult streamOrdinal(CUstream S, int &Ordinal, bool &Known);
 // The device's free memory (cuMemGetInfo in its primary context); false where the
 // driver cannot say.
 bool freeMemory(int Ordinal, size_t &Bytes);

@@ -67,7 +67,12 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
   M.GlobalCacheLineSize = static_cast<pi_uint32>(Info.CacheLineBytes);
   M.MaxConstantBufferSize = static_cast<pi_uint64>(Info.ConstantMemory);
   M.LocalMemType = PI_DEVICE_LOCAL_MEM_TYPE_LOCAL; // shared memory (LDS), on the chip
-  M.LocalMemSize = static_cast<pi_uint64>(Info.SharedMemoryPerBlock);
+  // What one work-group may have: CUDA's opt-in maximum (a launch with more than 48 KiB
+  // of local-memory arguments raises the kernel's limit, queue.cpp), as UR's CUDA adapter
+  // reports it.
+  M.LocalMemSize =
+      static_cast<pi_uint64>(Info.SharedMemoryPerBlockOptIn > 0 ? Info.SharedMemoryPerBlockOptIn
+                                                                : Info.SharedMemoryPerBlock);
   M.ErrorCorrection = Info.Ecc;
   M.HostUnified = Out.IntegratedGpu = Info.Integrated;
   Out.VirtualMemory = Info.VirtualMemory;
@@ -247,6 +252,54 @@ pi_result StreamContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::Que
   if ((Queue.Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0)
     DGLINK_TRY(Made->startClock()); // the queue's destructor frees the stream on failure
   Impl = std::move(Made);
+  return PI_SUCCESS;
+}
+
+// The stream must belong to the primary context of a device of this context (the only
+// driver contexts dglink works in); the device named, if any, must be that one. A
+// driver that cannot say whose a stream is (HIP on AMD) takes the device named, or the
+// context's only one.
+pi_result StreamContext::adoptQueue(const char *Function, uintptr_t Native, bool Owned,
+                                    _pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
+  Driver &D = driver();
+  const char *Label = streamBackend().label();
+  ContextDevice *On = Queue.Device != nullptr ? &of(*Queue.Device)
+                      : Devices.size() == 1   ? Devices[0].get()
+                                              : nullptr;
+  DGLINK_TRY(D.makeCurrent(On != nullptr ? On->Ordinal : first().Ordinal));
+  const auto S = reinterpret_cast<Stream>(Native);
+  int Ordinal = -1;
+  bool Known = false;
+  DGLINK_TRY(D.streamDevice(S, Ordinal, Known));
+  if (Known) {
+    ContextDevice *Owner = nullptr;
+    for (const auto &Each : Devices)
+      if (Each->Ordinal == Ordinal)
+        Owner = Each.get();
+    if (Owner == nullptr && Ordinal < 0)
+      return fail(PI_ERROR_INVALID_CONTEXT,
+                  "{}: the {} stream {:#x} belongs to a driver context that is no device's "
+                  "primary context (dglink works in primary contexts only)",
+                  Function, Label, Native);
+    if (Owner == nullptr)
+      return fail(PI_ERROR_INVALID_CONTEXT,
+                  "{}: the {} stream {:#x} belongs to device {} of the driver, which is not in "
+                  "the context",
+                  Function, Label, Native, Ordinal);
+    if (On != nullptr && On != Owner)
+      return fail(PI_ERROR_INVALID_DEVICE,
+                  "{}: the {} stream {:#x} belongs to device '{}', not to device '{}'", Function,
+                  Label, Native, Owner->Device.Description.Name, On->Device.Description.Name);
+    On = Owner;
+  } else if (On == nullptr) {
+    return fail(PI_ERROR_INVALID_DEVICE,
+                "{}: the {} driver cannot tell which device the stream {:#x} belongs to, and "
+                "the context has {} devices: name the device",
+                Function, Label, Native, Devices.size());
+  }
+  DGLINK_TRY(D.makeCurrent(On->Ordinal));
+  Queue.Device = &On->Device;
+  Impl = std::make_unique<StreamQueue>(Queue, *On, S, Owned);
   return PI_SUCCESS;
 }
 

@@ -162,6 +162,7 @@ CopyTuning copyTuningFromEnvironment() {
       static_cast<unsigned>(envSize("DGLINK_COPY_RING_SEGMENTS", T.RingSegments, 2, 64));
   T.Threads = static_cast<unsigned>(envSize("DGLINK_COPY_THREADS", T.Threads, 1, 64));
   T.ReadThreads = static_cast<unsigned>(envSize("DGLINK_COPY_READ_THREADS", T.ReadThreads, 1, 64));
+  T.PoolThreads = static_cast<unsigned>(envSize("DGLINK_COPY_POOL_THREADS", T.PoolThreads, 0, 256));
   T.ParallelBytes = envSize("DGLINK_COPY_PARALLEL_BYTES", T.ParallelBytes, 4 * KiB, GiB);
   T.PieceBytes = envSize("DGLINK_COPY_PIECE_BYTES", T.PieceBytes, 1 * KiB, GiB);
   T.SpinMicroseconds =
@@ -179,15 +180,15 @@ CopyTuning copyTuningFromEnvironment() {
   T.UsmBytes = envSize("DGLINK_COPY_USM_BYTES", T.UsmBytes, 0, std::numeric_limits<size_t>::max());
   logger().debug(
       "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
-      "ring {} B / {} segments ({}); {} / {} threads (writes / reads) from {} B (pieces >= {} B, "
-      "spin {} us, "
+      "ring {} B / {} segments ({}); {} / {} threads (writes / reads, pool {}) from {} B "
+      "(pieces >= {} B, spin {} us, "
       "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
       "staged non-blocking reads {}, USM copies from {} B",
       T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
-      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.ParallelBytes,
-      T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal,
-      T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes,
-      T.StagedNonBlockingReads, T.UsmBytes);
+      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.poolThreads(),
+      T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes,
+      T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool,
+      T.PinnedCheckBytes, T.StagedNonBlockingReads, T.UsmBytes);
   return T;
 }
 

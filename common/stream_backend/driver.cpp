@@ -15,6 +15,13 @@ pi_result Driver::registerHost(void * /*Host*/, size_t /*Size*/, void *& /*Devic
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }
 void Driver::unregisterHost(void * /*Host*/) {}
+pi_result Driver::streamDevice(Stream /*S*/, int & /*Ordinal*/, bool &Known) {
+  Known = false;
+  return PI_SUCCESS;
+}
+pi_result Driver::reserveDynamicShared(FunctionHandle /*F*/, size_t /*DynamicBytes*/) {
+  return PI_SUCCESS;
+}
 pi_result Driver::createTimedEvent(Event & /*Out*/) { return PI_ERROR_UNSUPPORTED_FEATURE; }
 pi_result Driver::elapsed(Event /*From*/, Event /*To*/, float & /*Milliseconds*/) {
   return PI_ERROR_UNSUPPORTED_FEATURE;

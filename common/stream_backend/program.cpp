@@ -293,10 +293,7 @@ pi_result StreamKernel::setArgument(const char *Function, pi_uint32 Index, size_
                 "{}: argument index {} of kernel '{}' is beyond what a {} launch can pass",
                 Function, Index, Name, Label);
   if (Value == nullptr)
-    return fail(PI_ERROR_INVALID_ARG_VALUE,
-                "{}: argument {} of kernel '{}': the value is null (local-memory arguments are "
-                "not supported by the {} adapter)",
-                Function, Index, Name, Label);
+    return setLocalArgument(Function, Index, Size);
   if (Size == 0 || Size > MaxBytes)
     return fail(PI_ERROR_INVALID_ARG_SIZE,
                 "{}: argument {} of kernel '{}' has size {} (1..{} bytes)", Function, Index, Name,
@@ -309,6 +306,32 @@ pi_result StreamKernel::setArgument(const char *Function, pi_uint32 Index, size_
   KernelArgument &Argument = Arguments[Index];
   Argument.Storage.assign((Size + 7) / 8, 0);
   std::memcpy(Argument.Storage.data(), Value, Size);
+  Argument.LocalBytes = 0;
+  Argument.Set = true;
+  return PI_SUCCESS;
+}
+
+// Size bytes of local memory: the parameter is the offset of the argument's part of the
+// kernel's dynamic shared memory (DPC++'s device code, local_memory.h), which each
+// launch lays out. The offset goes as a zero-padded 64-bit value: a 32-bit parameter
+// (DPC++'s) reads its low half on these little-endian devices, a 64-bit one all of it.
+pi_result StreamKernel::setLocalArgument(const char *Function, pi_uint32 Index, size_t Size) {
+  if (Size == 0)
+    return fail(PI_ERROR_INVALID_ARG_SIZE,
+                "{}: local-memory argument {} of kernel '{}' has size 0 (a null value asks for "
+                "local memory of the size given)",
+                Function, Index, Name);
+  if (ParameterSizesKnown && ParameterSizes[Index] != sizeof(uint32_t) &&
+      ParameterSizes[Index] != sizeof(uint64_t))
+    return fail(PI_ERROR_INVALID_ARG_VALUE,
+                "{}: argument {} of kernel '{}' is a {}-byte parameter, not the 4- or 8-byte "
+                "offset a local-memory argument (null value) takes",
+                Function, Index, Name, ParameterSizes[Index]);
+  if (Index >= Arguments.size())
+    Arguments.resize(Index + 1);
+  KernelArgument &Argument = Arguments[Index];
+  Argument.Storage.assign(1, 0);
+  Argument.LocalBytes = Size;
   Argument.Set = true;
   return PI_SUCCESS;
 }
@@ -318,15 +341,34 @@ pi_result StreamKernel::setBufferArgument(const char *Function, pi_uint32 Index,
   return setArgument(Function, Index, sizeof(Pointer), &Pointer);
 }
 
-pi_result StreamKernel::collect(std::vector<void *> &Params) {
+pi_result StreamKernel::collect(LaunchArguments &Out) {
   const size_t Count = numArguments();
-  Params.assign(Count, nullptr);
+  std::vector<size_t> LocalSizes(Count, 0);
+  bool AnyLocal = false;
   for (size_t I = 0; I < Count; ++I) {
     if (I >= Arguments.size() || !Arguments[I].Set)
       return fail(PI_ERROR_INVALID_KERNEL_ARGS,
                   "piEnqueueKernelLaunch: argument {} of kernel '{}' is not set", I, Name);
-    Params[I] = Arguments[I].Storage.data();
+    LocalSizes[I] = Arguments[I].LocalBytes;
+    AnyLocal = AnyLocal || LocalSizes[I] != 0;
   }
+  Out.Params.assign(Count, nullptr);
+  Out.LocalOffsets.assign(AnyLocal ? Count : 0, 0);
+  Out.DynamicSharedBytes = 0;
+  if (AnyLocal) {
+    LocalLayout Layout;
+    if (!layOutLocalArguments(LocalSizes, 0, Layout))
+      return fail(PI_ERROR_OUT_OF_RESOURCES,
+                  "piEnqueueKernelLaunch: the local-memory arguments of kernel '{}' add up to "
+                  "more than a size_t holds",
+                  Name);
+    for (size_t I = 0; I < Count; ++I)
+      Out.LocalOffsets[I] = Layout.Offsets[I];
+    Out.DynamicSharedBytes = Layout.Total;
+  }
+  for (size_t I = 0; I < Count; ++I)
+    Out.Params[I] = LocalSizes[I] != 0 ? static_cast<void *>(&Out.LocalOffsets[I])
+                                       : static_cast<void *>(Arguments[I].Storage.data());
   return PI_SUCCESS;
 }
 

@@ -63,6 +63,28 @@ pi_result grid(const core::LaunchShape &Shape, const StreamKernel &Kernel, const
   return PI_SUCCESS;
 }
 
+// A launch's local-memory arguments (Dynamic bytes of dynamic shared memory) beside the
+// shared memory the kernel declares itself, against what one block of the device may
+// have; then the driver's per-function limit raised to Dynamic where it is below.
+// Called with the queue's device's context current.
+pi_result reserveLocalMemory(Driver &D, FunctionHandle Function, const StreamKernel &Kernel,
+                             const _pi_device &Device, size_t Dynamic) {
+  const DeviceInfo &Info = streamDevice(Device).Info;
+  const int Limit = Info.SharedMemoryPerBlockOptIn > 0 ? Info.SharedMemoryPerBlockOptIn
+                                                       : Info.SharedMemoryPerBlock;
+  size_t Static = 0, Private = 0;
+  if (!D.functionMemory(Function, Static, Private))
+    Static = 0;
+  if (Limit > 0 &&
+      (Static > static_cast<size_t>(Limit) || Dynamic > static_cast<size_t>(Limit) - Static))
+    return fail(PI_ERROR_OUT_OF_RESOURCES,
+                "piEnqueueKernelLaunch: kernel '{}' needs {} bytes of local memory for its "
+                "local-memory arguments and {} bytes of its own; device '{}' gives one "
+                "work-group at most {} bytes",
+                clip(Kernel.Name), Dynamic, Static, Device.Description.Name, Limit);
+  return D.reserveDynamicShared(Function, Dynamic);
+}
+
 } // namespace
 
 pi_uint64 hostNanoseconds() {
@@ -154,7 +176,8 @@ StreamQueue::~StreamQueue() {
   Copies.release(D);
   if (Clock.Base != nullptr)
     D.destroyEvent(Clock.Base);
-  D.destroyStream(Handle);
+  if (OwnsStream)
+    D.destroyStream(Handle);
 }
 
 template <typename SubmitFunction>
@@ -274,11 +297,18 @@ pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape
   unsigned Block[3];
   unsigned Grid[3];
   DGLINK_TRY(grid(Shape, Impl, streamDevice(*Queue.Device).Info, Block, Grid));
-  std::vector<void *> Params;
-  DGLINK_TRY(Impl.collect(Params));
+  LaunchArguments Arguments;
+  DGLINK_TRY(Impl.collect(Arguments));
+  if (Arguments.DynamicSharedBytes != 0) {
+    // Before anything is enqueued: a launch past the limit leaves the queue as it was.
+    DGLINK_TRY(driver().makeCurrent(On.Ordinal));
+    DGLINK_TRY(
+        reserveLocalMemory(driver(), Function, Impl, *Queue.Device, Arguments.DynamicSharedBytes));
+  }
   return enqueue(Request, [&](Event Done) {
     Driver &D = driver();
-    DGLINK_TRY(D.launch(Function, Grid, Block, Handle, Params.empty() ? nullptr : Params.data()));
+    DGLINK_TRY(D.launch(Function, Grid, Block, Arguments.DynamicSharedBytes, Handle,
+                        Arguments.Params.empty() ? nullptr : Arguments.Params.data()));
     return complete(D, Handle, Done, Request.Blocking);
   });
 }

@@ -1,10 +1,23 @@
 // piPluginInit's shared body.
 #include <dglink/support/plugin.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
 namespace dglink {
+
+// A caller of an older minor version has a shorter function table (a newer minor only
+// appends entries, pi.h): it ends where the first entry of the next minor begins, and
+// nothing past it is the caller's to write.
+size_t functionTableBytes(int Minor) {
+  static_assert(PI_MINOR_VERSION == 2, "a new minor version: say where its entries begin");
+  if (Minor <= 0)
+    return offsetof(pi_plugin_functions, piMemBufferPartition); // the first of PI 1.1
+  if (Minor == 1)
+    return offsetof(pi_plugin_functions, piextUSMGetMemAllocInfo); // the first of PI 1.2
+  return sizeof(pi_plugin_functions);
+}
 
 bool parsePiVersion(const char *Text, int &Major, int &Minor) {
   if (Text == nullptr)
@@ -42,7 +55,9 @@ pi_result initPlugin(pi_plugin *Plugin, const char *Name, const pi_plugin_functi
                 Name, Major, Minor, PI_VERSION_STRING);
   std::snprintf(Plugin->PluginVersion, sizeof(Plugin->PluginVersion), "%s", PI_VERSION_STRING);
   Plugin->Targets = Name;
-  Plugin->PiFunctionTable = Table;
+  // Only the entries of the caller's minor version: an older caller's pi_plugin ends
+  // with its shorter table.
+  std::memcpy(&Plugin->PiFunctionTable, &Table, functionTableBytes(Minor));
   return PI_SUCCESS;
 }
 

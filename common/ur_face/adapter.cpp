@@ -465,7 +465,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.boolean(D.LinkerAvailable);
   case UR_DEVICE_INFO_IMAGE_SUPPORT:
   case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-  case UR_DEVICE_INFO_USM_POOL_SUPPORT:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
@@ -587,6 +586,8 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_SUPPORTED_PARTITIONS:
   case UR_DEVICE_INFO_PARTITION_TYPE:
     return Answer.bytes(nullptr, 0);
+  case UR_DEVICE_INFO_USM_POOL_SUPPORT: // the core's pools serve every kind the device has
+    return Answer.boolean((D.HostUsm | D.DeviceUsm | D.SharedUsm) != 0);
   case UR_DEVICE_INFO_USM_HOST_SUPPORT:
     return Answer.value(usmFlags(D.HostUsm));
   case UR_DEVICE_INFO_USM_DEVICE_SUPPORT:

@@ -262,12 +262,10 @@ DGLINK_UR_CATCH_ALL
 
 namespace {
 
-// What the core's allocation takes of a UR request: the alignment; pools and hints
-// are not served.
-ur_result_t usmRequest(const char *Function, const ur_usm_desc_t *pUSMDesc,
-                       ur_usm_pool_handle_t pool, size_t size, pi_uint32 &Alignment) {
-  if (pool != nullptr)
-    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, "{}: USM pools are not served", Function);
+// What the core's allocation takes of a UR request: the alignment (the pool is the
+// core's to check; hints are not served).
+ur_result_t usmRequest(const char *Function, const ur_usm_desc_t *pUSMDesc, size_t size,
+                       pi_uint32 &Alignment) {
   if (size == 0)
     return failUr(UR_RESULT_ERROR_INVALID_USM_SIZE, "{}: argument 'size' is 0", Function);
   Alignment = pUSMDesc != nullptr ? pUSMDesc->align : 0;
@@ -284,10 +282,10 @@ ur_result_t urUSMHostAlloc(ur_context_handle_t hContext, const ur_usm_desc_t *pU
   DGLINK_UR_NOT_NULL_HANDLE(hContext);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
   pi_uint32 Alignment = 0;
-  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
-      R != UR_RESULT_SUCCESS)
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, size, Alignment); R != UR_RESULT_SUCCESS)
     return R;
-  DGLINK_UR_CORE(piextUSMHostAlloc(ppMem, core(hContext), nullptr, size, Alignment));
+  DGLINK_UR_CORE(core::allocateUsm(__func__, ppMem, core(hContext), nullptr, core::UsmKind::Host,
+                                   size, Alignment, core(pool)));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -298,11 +296,10 @@ ur_result_t urUSMDeviceAlloc(ur_context_handle_t hContext, ur_device_handle_t hD
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
   pi_uint32 Alignment = 0;
-  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
-      R != UR_RESULT_SUCCESS)
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, size, Alignment); R != UR_RESULT_SUCCESS)
     return R;
-  DGLINK_UR_CORE(
-      piextUSMDeviceAlloc(ppMem, core(hContext), core(hDevice), nullptr, size, Alignment));
+  DGLINK_UR_CORE(core::allocateUsm(__func__, ppMem, core(hContext), core(hDevice),
+                                   core::UsmKind::Device, size, Alignment, core(pool)));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -313,11 +310,10 @@ ur_result_t urUSMSharedAlloc(ur_context_handle_t hContext, ur_device_handle_t hD
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_NOT_NULL_POINTER(ppMem);
   pi_uint32 Alignment = 0;
-  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, pool, size, Alignment);
-      R != UR_RESULT_SUCCESS)
+  if (const ur_result_t R = usmRequest(__func__, pUSMDesc, size, Alignment); R != UR_RESULT_SUCCESS)
     return R;
-  DGLINK_UR_CORE(
-      piextUSMSharedAlloc(ppMem, core(hContext), core(hDevice), nullptr, size, Alignment));
+  DGLINK_UR_CORE(core::allocateUsm(__func__, ppMem, core(hContext), core(hDevice),
+                                   core::UsmKind::Shared, size, Alignment, core(pool)));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -330,8 +326,8 @@ DGLINK_UR_CATCH_ALL
 
 // The core's records of the context's allocations, else the driver's knowledge
 // (core::findUsmAllocation); a pointer neither knows is UR_USM_TYPE_UNKNOWN with a null
-// base and device and size 0, as the spec says. No allocation comes from a pool (pools
-// are not served): POOL is null.
+// base and device and size 0, as the spec says. POOL: the pool that served the
+// allocation, else null.
 ur_result_t urUSMGetMemAllocInfo(ur_context_handle_t hContext, const void *pMem,
                                  ur_usm_alloc_info_t propName, size_t propSize, void *pPropValue,
                                  size_t *pPropSizeRet) try {
@@ -362,7 +358,97 @@ ur_result_t urUSMGetMemAllocInfo(ur_context_handle_t hContext, const void *pMem,
   case UR_USM_ALLOC_INFO_DEVICE:
     return Answer.value(face(Allocation.Device));
   case UR_USM_ALLOC_INFO_POOL:
-    return Answer.value(ur_usm_pool_handle_t{nullptr});
+    return Answer.value(face(Allocation.Pool));
+  default:
+    break;
+  }
+  return Answer.unsupported(propName);
+}
+DGLINK_UR_CATCH_ALL
+
+// ---- USM pools (the core's: common/adapter_core/usm_pool.cpp) ----
+
+// The descriptor's flags and its pNext chain: UR_STRUCTURE_TYPE_USM_POOL_LIMITS_DESC at
+// most once; the pool descriptor's own stype is not checked (UR's CTS passes a
+// zeroed descriptor).
+ur_result_t urUSMPoolCreate(ur_context_handle_t hContext, ur_usm_pool_desc_t *pPoolDesc,
+                            ur_usm_pool_handle_t *ppPool) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(pPoolDesc);
+  DGLINK_UR_NOT_NULL_POINTER(ppPool);
+  if ((pPoolDesc->flags & UR_USM_POOL_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: pool flags {:#x} are not defined",
+                  __func__, static_cast<uint32_t>(pPoolDesc->flags & UR_USM_POOL_FLAGS_MASK));
+  if ((pPoolDesc->flags & UR_USM_POOL_FLAG_USE_NATIVE_MEMORY_POOL_EXP) != 0)
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                  "{}: UR_USM_POOL_FLAG_USE_NATIVE_MEMORY_POOL_EXP: no driver's own pools are "
+                  "served",
+                  __func__);
+  core::UsmPoolOptions Options;
+  // READ_ONLY_EXP is a hint: accepted, nothing changes.
+  Options.ZeroInitializeBlocks = (pPoolDesc->flags & UR_USM_POOL_FLAG_ZERO_INITIALIZE_BLOCK) != 0;
+  bool HaveLimits = false;
+  for (const auto *Next = static_cast<const ur_base_desc_t *>(pPoolDesc->pNext); Next != nullptr;
+       Next = static_cast<const ur_base_desc_t *>(Next->pNext)) {
+    switch (Next->stype) {
+    case UR_STRUCTURE_TYPE_USM_POOL_LIMITS_DESC: {
+      if (HaveLimits)
+        return failUr(UR_RESULT_ERROR_INVALID_VALUE,
+                      "{}: the pNext chain has UR_STRUCTURE_TYPE_USM_POOL_LIMITS_DESC twice",
+                      __func__);
+      HaveLimits = true;
+      const auto *Limits = reinterpret_cast<const ur_usm_pool_limits_desc_t *>(Next);
+      Options.MaxPoolableSize = Limits->maxPoolableSize;
+      Options.MinDriverAllocSize = Limits->minDriverAllocSize;
+      break;
+    }
+    case UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC:
+      return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                    "{}: pools over the caller's memory (UR_STRUCTURE_TYPE_USM_POOL_BUFFER_DESC) "
+                    "are not served",
+                    __func__);
+    default:
+      return failUr(UR_RESULT_ERROR_INVALID_VALUE,
+                    "{}: the pNext chain has a structure of type {:#x}, which is no USM pool "
+                    "descriptor",
+                    __func__, static_cast<uint32_t>(Next->stype));
+    }
+  }
+  core::UsmPool *Pool = nullptr;
+  DGLINK_UR_TRY(core::createUsmPool(__func__, core(hContext), Options, &Pool));
+  *ppPool = face(Pool);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMPoolRetain(ur_usm_pool_handle_t pPool) try {
+  DGLINK_UR_NOT_NULL_HANDLE(pPool);
+  DGLINK_UR_CORE(core::retainUsmPool(__func__, core(pPool)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMPoolRelease(ur_usm_pool_handle_t pPool) try {
+  DGLINK_UR_NOT_NULL_HANDLE(pPool);
+  DGLINK_UR_CORE(core::releaseUsmPool(__func__, core(pPool)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urUSMPoolGetInfo(ur_usm_pool_handle_t hPool, ur_usm_pool_info_t propName,
+                             size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hPool);
+  if (propName > UR_USM_POOL_INFO_USED_HIGH_EXP)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: 'propName' {:#x} is not defined",
+                  __func__, static_cast<uint32_t>(propName));
+  DGLINK_UR_CHECK(hPool, PI_ERROR_INVALID_VALUE);
+  const InfoAnswer Answer(__func__, propSize, pPropValue, pPropSizeRet);
+  if (const ur_result_t Checked = Answer.check(); Checked != UR_RESULT_SUCCESS)
+    return Checked;
+  const core::UsmPool &Pool = *core(hPool);
+  switch (propName) {
+  case UR_USM_POOL_INFO_REFERENCE_COUNT:
+    return Answer.value(uint32_t{Pool.RefCount.load()});
+  case UR_USM_POOL_INFO_CONTEXT:
+    return Answer.value(face(Pool.Context));
   default:
     break;
   }

@@ -53,6 +53,10 @@ ur_result_t urMemBufferPartition(ur_mem_handle_t, ur_mem_flags_t, ur_buffer_crea
 ur_result_t urMemRetain(ur_mem_handle_t);
 ur_result_t urMemRelease(ur_mem_handle_t);
 ur_result_t urMemGetInfo(ur_mem_handle_t, ur_mem_info_t, size_t, void *, size_t *);
+ur_result_t urUSMPoolCreate(ur_context_handle_t, ur_usm_pool_desc_t *, ur_usm_pool_handle_t *);
+ur_result_t urUSMPoolRetain(ur_usm_pool_handle_t);
+ur_result_t urUSMPoolRelease(ur_usm_pool_handle_t);
+ur_result_t urUSMPoolGetInfo(ur_usm_pool_handle_t, ur_usm_pool_info_t, size_t, void *, size_t *);
 ur_result_t urUSMHostAlloc(ur_context_handle_t, const ur_usm_desc_t *, ur_usm_pool_handle_t, size_t,
                            void **);
 ur_result_t urUSMDeviceAlloc(ur_context_handle_t, ur_device_handle_t, const ur_usm_desc_t *,

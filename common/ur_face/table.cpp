@@ -69,6 +69,10 @@ ur_dditable_t makeTable() {
   Table.USM.pfnSharedAlloc = urUSMSharedAlloc;
   Table.USM.pfnGetMemAllocInfo = urUSMGetMemAllocInfo;
   Table.USM.pfnFree = urUSMFree;
+  Table.USM.pfnPoolCreate = urUSMPoolCreate;
+  Table.USM.pfnPoolRetain = urUSMPoolRetain;
+  Table.USM.pfnPoolRelease = urUSMPoolRelease;
+  Table.USM.pfnPoolGetInfo = urUSMPoolGetInfo;
 
   Table.Program.pfnCreateWithIL = urProgramCreateWithIL;
   Table.Program.pfnCreateWithBinary = urProgramCreateWithBinary;

@@ -207,10 +207,14 @@ llvm::Expected<BundleImage> emitImage(const std::string &Target, const SplitImag
     Out.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
     Bytes = emitSpirV(*Copy);
   } else if (Target == "amdgcn") {
+    if (Options.LocalArgumentOffsets)
+      lowerLocalArguments(*Copy);
     Out.Target = PI_DEVICE_BINARY_TARGET_AMDGCN;
     Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
     Bytes = emitCodeObject(*Copy, Options.AmdgcnArch);
   } else {
+    if (Options.LocalArgumentOffsets)
+      lowerLocalArguments(*Copy);
     Out.Target = PI_DEVICE_BINARY_TARGET_NVPTX64;
     Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
     Bytes = emitPtx(*Copy, Options.NvptxArch);

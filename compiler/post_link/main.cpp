@@ -33,6 +33,10 @@ int main(int Argc, char **Argv) {
   App.add_flag("--lower-device-globals", Options.LowerForOpenCl,
                "Also emit spir64/spirv64/nvptx64 images with device globals lowered into "
                "adapter-owned storage, for OpenCL devices (docs/opencl-lowering.md)");
+  App.add_flag("--local-args-as-offsets", Options.LocalArgumentOffsets,
+               "nvptx64 and amdgcn images take local-memory kernel arguments as offsets into "
+               "one dynamic shared-memory array, DPC++'s form for CUDA and HIP (which the CUDA "
+               "and HIP adapters expect; NVIDIA's OpenCL cannot run such PTX)");
   std::string Embed;
   std::string EmbedSymbol = "dglink_device_binaries";
   App.add_option("--embed", Embed,

@@ -202,8 +202,10 @@ std::vector<std::string> importedSymbols(const llvm::Module &M) {
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
         !isReservedSymbol(M, F.getName()))
       Result.push_back(F.getName().str());
+  // An external array in local memory (address space 3) is the kernel's dynamic local
+  // memory (lowerLocalArguments), sized at launch: no other image provides it.
   for (const llvm::GlobalVariable &Variable : M.globals())
-    if (Variable.isDeclaration() && !Variable.use_empty() &&
+    if (Variable.isDeclaration() && !Variable.use_empty() && Variable.getAddressSpace() != 3 &&
         !isReservedSymbol(M, Variable.getName()))
       Result.push_back(Variable.getName().str());
   std::sort(Result.begin(), Result.end());

@@ -281,7 +281,8 @@ TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
 }
 
 // A queue and an event made from the driver's handles of dglink's own (OpenCL: the
-// cl_command_queue and cl_event); a backend that cannot adopt them says so.
+// cl_command_queue and cl_event; CUDA, HIP: the stream, no event); a backend that cannot
+// adopt them says so.
 TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   const ur_queue_handle_t Q = asUr(Queue.get());
   ur_native_handle_t NativeQueue = 0;
@@ -298,7 +299,59 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   ur_queue_handle_t Made = nullptr;
   const ur_result_t Result =
       urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), asUr(Device), nullptr, &Made);
-  if (GetParam().Backend != "opencl") {
+  const std::string &Backend = GetParam().Backend;
+  if (Backend == "cuda" || Backend.rfind("hip", 0) == 0) {
+    // A queue over dglink's own stream, not owned: the same stream, work through it, and
+    // the stream still dglink's queue's after the new queue goes (docs/ur.md).
+    ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urLastError(Platform);
+    ur_native_handle_t Again = 0;
+    EXPECT_EQ(urQueueGetNativeHandle(Made, nullptr, &Again), UR_RESULT_SUCCESS);
+    EXPECT_EQ(Again, NativeQueue) << "urQueueGetNativeHandle gives the stream back";
+    ur_device_handle_t Of = nullptr;
+    EXPECT_EQ(
+        urQueueGetInfo(Made, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(), &Of, nullptr),
+        UR_RESULT_SUCCESS);
+    EXPECT_EQ(Of, asUr(Device));
+    ur_queue_handle_t WithoutDevice = nullptr;
+    ASSERT_EQ(urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), nullptr, nullptr,
+                                            &WithoutDevice),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_EQ(urQueueGetInfo(WithoutDevice, UR_QUEUE_INFO_DEVICE, handleBytes<ur_device_handle_t>(),
+                             &Of, nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(Of, asUr(Device)) << "the stream's device, found without hDevice";
+    EXPECT_EQ(urQueueRelease(WithoutDevice), UR_RESULT_SUCCESS);
+    std::vector<uint8_t> Data(256), Back(256);
+    std::iota(Data.begin(), Data.end(), uint8_t{3});
+    ur_mem_handle_t Buffer = nullptr;
+    ASSERT_EQ(urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_READ_WRITE, Data.size(), nullptr,
+                                &Buffer),
+              UR_RESULT_SUCCESS);
+    ur_event_handle_t Written = nullptr;
+    ASSERT_EQ(urEnqueueMemBufferWrite(Made, Buffer, false, 0, Data.size(), Data.data(), 0, nullptr,
+                                      &Written),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    ur_native_handle_t NativeEvent = 0;
+    ASSERT_EQ(urEventGetNativeHandle(Written, &NativeEvent), UR_RESULT_SUCCESS);
+    ur_event_handle_t Adopted = nullptr;
+    EXPECT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
+              UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
+        << "events from native handles are not served on " << Backend;
+    EXPECT_EQ(urQueueRelease(Made), UR_RESULT_SUCCESS);
+    // The stream outlives the adopted queue, which did not own it.
+    EXPECT_EQ(
+        urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Written, nullptr),
+        UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_EQ(Back, Data);
+    EXPECT_EQ(urEventRelease(Written), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+    return;
+  }
+  if (Backend != "opencl") {
     EXPECT_EQ(Result, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     EXPECT_NE(urLastError(Platform).find("native handle"), std::string::npos)
         << urLastError(Platform);
@@ -364,6 +417,60 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
 #endif
   // Dglink's own queue still works.
   EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+}
+
+// An event of a driver queue dglink cannot wrap (OpenCL: out of order) is adopted as an
+// event of no queue, and the caller's reference is neither taken nor dropped twice.
+TEST_P(UrFromNative, EventOfAnOutOfOrderDriverQueue) {
+  if (GetParam().Backend != "opencl")
+    GTEST_SKIP() << "OpenCL's queues only: the " << GetParam().Backend
+                 << " adapter adopts no driver event";
+#ifdef DGLINK_NATIVE_OPENCL
+  ur_native_handle_t NativeContext = 0, NativeDevice = 0;
+  ASSERT_EQ(urContextGetNativeHandle(asUr(Context.get()), &NativeContext), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
+  const cl_queue_properties Properties[] = {CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_int Error = CL_SUCCESS;
+  cl_command_queue OutOfOrder = clCreateCommandQueueWithProperties(
+      reinterpret_cast<cl_context>(NativeContext), reinterpret_cast<cl_device_id>(NativeDevice),
+      Properties, &Error);
+  if (Error == CL_INVALID_QUEUE_PROPERTIES)
+    GTEST_SKIP() << "the device makes no out-of-order queue";
+  ASSERT_EQ(Error, CL_SUCCESS);
+  cl_event Marker = nullptr;
+  ASSERT_EQ(clEnqueueMarkerWithWaitList(OutOfOrder, 0, nullptr, &Marker), CL_SUCCESS);
+  ASSERT_EQ(clFinish(OutOfOrder), CL_SUCCESS);
+  auto References = [&] {
+    cl_uint Count = 0;
+    EXPECT_EQ(clGetEventInfo(Marker, CL_EVENT_REFERENCE_COUNT, sizeof(Count), &Count, nullptr),
+              CL_SUCCESS);
+    return Count;
+  };
+  const cl_uint Before = References();
+  ur_event_handle_t Adopted = nullptr;
+  ASSERT_EQ(urEventCreateWithNativeHandle(reinterpret_cast<ur_native_handle_t>(Marker),
+                                          asUr(Context.get()), nullptr, &Adopted),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(References(), Before + 1) << "not owned: the adopted event takes a reference";
+  EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
+  ur_queue_handle_t EventQueue = asUr(Queue.get());
+  ASSERT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                           &EventQueue, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(EventQueue, nullptr) << "an out-of-order driver queue is no dglink queue";
+  // Usable in a wait list of dglink's own queue.
+  EXPECT_EQ(urEnqueueEventsWait(asUr(Queue.get()), 1, &Adopted, nullptr), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(urQueueFinish(asUr(Queue.get())), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventRelease(Adopted), UR_RESULT_SUCCESS);
+  EXPECT_EQ(References(), Before) << "the caller's reference is left as it was";
+  EXPECT_EQ(clReleaseEvent(Marker), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(OutOfOrder), CL_SUCCESS);
+#else
+  GTEST_SKIP() << "this build cannot call the OpenCL driver to make the queue";
+#endif
 }
 
 DGLINK_INSTANTIATE_FOR_DEVICES(UrFromNative);

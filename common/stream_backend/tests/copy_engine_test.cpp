@@ -457,11 +457,18 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   EXPECT_LE(Defaults.ReadThreads, 15U);
   EXPECT_EQ(Set.ReadThreads, 5U);
   EXPECT_EQ(Set.poolThreads(), 5U); // the larger of 3 and 5
+  setenv("DGLINK_COPY_POOL_THREADS", "12", 1);
+  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 12U);
+  setenv("DGLINK_COPY_POOL_THREADS", "2", 1); // fewer than one read may use: the read's
+  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 5U);
+  setenv("DGLINK_COPY_POOL_THREADS", "999", 1); // out of range: the default (0)
+  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().PoolThreads, 0U);
   EXPECT_FALSE(Set.StagedNonBlockingReads);
   for (const char *Knob :
        {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",
         "DGLINK_COPY_NONTEMPORAL", "DGLINK_COPY_READ_NONTEMPORAL", "DGLINK_COPY_WRITE_CHUNK_BYTES",
-        "DGLINK_COPY_STAGED_NONBLOCKING_READS", "DGLINK_COPY_READ_THREADS"})
+        "DGLINK_COPY_STAGED_NONBLOCKING_READS", "DGLINK_COPY_READ_THREADS",
+        "DGLINK_COPY_POOL_THREADS"})
     unsetenv(Knob);
 }
 

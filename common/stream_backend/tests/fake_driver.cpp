@@ -256,7 +256,7 @@ pi_result FakeDriver::global(Module, const char *, void *&, size_t &, bool &Foun
   Found = false;
   return PI_SUCCESS;
 }
-pi_result FakeDriver::launch(FunctionHandle, const unsigned[3], const unsigned[3], Stream,
+pi_result FakeDriver::launch(FunctionHandle, const unsigned[3], const unsigned[3], size_t, Stream,
                              void **) {
   return PI_ERROR_INVALID_OPERATION;
 }

@@ -62,7 +62,8 @@ public:
   int maxThreadsPerBlock(FunctionHandle) override { return 1; }
   bool parameterSizes(FunctionHandle, std::vector<size_t> &) override { return false; }
   size_t maxParameterBytes() const override { return 0; }
-  pi_result launch(FunctionHandle, const unsigned[3], const unsigned[3], Stream, void **) override;
+  pi_result launch(FunctionHandle, const unsigned[3], const unsigned[3], size_t, Stream,
+                   void **) override;
   const char *target() const override { return "fake"; }
   const char *codeDescription() const override { return "none"; }
   bool detectCode(const void *, size_t, CodeKind &) override { return false; }

@@ -46,6 +46,32 @@ TEST(PluginInit, RejectsMalformedVersionAndNull) {
   EXPECT_NE(std::strstr(Message, "PluginInfo"), nullptr);
 }
 
+// A PI 1.1 caller's pi_plugin ends before the PI 1.2 entries: nothing past it is
+// written (the struct here is the newest, with the 1.2 entries as a guard).
+TEST(PluginInit, OlderCallerGetsOnlyItsEntries) {
+  pi_plugin_functions Table = tableWithFinish();
+  auto Succeed = [](auto...) -> pi_result { return PI_SUCCESS; };
+  Table.piextUSMGetMemAllocInfo = Succeed;
+  Table.piEnqueueMemUnmap = Succeed;
+  Table.piEventSetCallback = Succeed;
+  pi_plugin Plugin{};
+  std::strcpy(Plugin.PiVersion, "1.1");
+  ASSERT_EQ(dglink::initPlugin(&Plugin, "test", Table), PI_SUCCESS);
+  EXPECT_EQ(Plugin.PiFunctionTable.piQueueFinish, &dummyFinish);
+  EXPECT_NE(Plugin.PiFunctionTable.piEventSetCallback, nullptr); // the last of 1.1
+  EXPECT_EQ(Plugin.PiFunctionTable.piextUSMGetMemAllocInfo, nullptr);
+  EXPECT_EQ(Plugin.PiFunctionTable.piEnqueueMemUnmap, nullptr);
+  pi_plugin Oldest{};
+  std::strcpy(Oldest.PiVersion, "1.0");
+  ASSERT_EQ(dglink::initPlugin(&Oldest, "test", Table), PI_SUCCESS);
+  EXPECT_EQ(Oldest.PiFunctionTable.piQueueFinish, &dummyFinish);
+  EXPECT_EQ(Oldest.PiFunctionTable.piEventSetCallback, nullptr);
+  EXPECT_LT(dglink::functionTableBytes(0), dglink::functionTableBytes(1));
+  EXPECT_LT(dglink::functionTableBytes(1), dglink::functionTableBytes(2));
+  EXPECT_EQ(dglink::functionTableBytes(PI_MINOR_VERSION), sizeof(pi_plugin_functions));
+  EXPECT_EQ(dglink::functionTableBytes(PI_MINOR_VERSION + 5), sizeof(pi_plugin_functions));
+}
+
 TEST(PluginInit, ParsesVersions) {
   int Major = -1, Minor = -1;
   EXPECT_TRUE(dglink::parsePiVersion("1", Major, Minor));

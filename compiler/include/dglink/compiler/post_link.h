@@ -148,6 +148,14 @@ llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string 
 // device libraries were not linked) is an error naming it.
 llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::string &Arch);
 
+// DPC++'s form of local-memory kernel arguments for CUDA and HIP
+// (local_arguments.cpp): each kernel's local (address space 3) pointer parameters
+// become i32 offsets into one external zero-length local array of the kernel, the
+// block's dynamic shared memory, which the CUDA and HIP adapters lay out and size at
+// each launch. Kernels are NVPTX's (nvvm.annotations, ptx_kernel) and AMDGPU's
+// (amdgpu_kernel). Returns how many kernels changed.
+unsigned lowerLocalArguments(llvm::Module &M);
+
 // ---- The OpenCL lowering of device globals (docs/opencl-lowering.md) ----
 // Every device global of a compile gets a place in one block of storage the OpenCL
 // adapter allocates per program and device; kernels take a pointer to it as their last
@@ -214,6 +222,11 @@ struct CompileOptions {
   // Also emit, for spir64 / spirv64 / nvptx64, images with device globals lowered for
   // OpenCL (when the compile has any device global).
   bool LowerForOpenCl = false;
+  // nvptx64 and amdgcn images take local-memory kernel arguments as offsets into one
+  // dynamic shared-memory array (lowerLocalArguments), as DPC++'s CUDA and HIP device
+  // code does and the CUDA and HIP adapters expect; NVIDIA's OpenCL, which takes local
+  // pointers, cannot run such kernels from their PTX.
+  bool LocalArgumentOffsets = false;
 };
 llvm::Expected<Bundle> compile(const CompileOptions &Options);
 

@@ -28,6 +28,7 @@ struct UsmAllocationInfo {
   size_t Size = 0;
   UsmKind Kind = UsmKind::Host;
   _pi_device *Device = nullptr;
+  UsmPool *Pool = nullptr; // the pool that served it (live), else null
 };
 
 // What the driver says of a kernel on one device (UR's kernel group and sub-group
@@ -459,6 +460,23 @@ pi_result addContextDeleter(const char *Function, pi_context Context, void (*Del
 
 // What a pointer is in Context: false where neither the core nor the driver knows it.
 bool findUsmAllocation(_pi_context &Context, const void *Pointer, UsmAllocationInfo &Out);
+
+// USM pools (UR's urUSMPool*; usm_pool.cpp). A pool serves allocations of any kind and
+// device of its context; every device of the context must have some USM
+// (PI_ERROR_UNSUPPORTED_FEATURE otherwise). Options are checked by the face.
+pi_result createUsmPool(const char *Function, pi_context Context, const UsmPoolOptions &Options,
+                        UsmPool **Out);
+// The last release returns all the pool's memory to the driver, also the allocations
+// not freed yet (UR's spec: they must be freed before): their pointers are then no
+// USM of the context.
+pi_result retainUsmPool(const char *Function, UsmPool *Pool);
+pi_result releaseUsmPool(const char *Function, UsmPool *Pool);
+// A USM allocation as piextUSM*Alloc makes it (the same checks first), served from Pool
+// where it is not null: Pool must be a live pool of Context (PI_ERROR_INVALID_VALUE for
+// another handle, PI_ERROR_INVALID_CONTEXT for a pool of another context). Device is
+// null for host memory. piextUSMFree frees it.
+pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context, pi_device Device,
+                      UsmKind Kind, size_t Size, pi_uint32 Alignment, UsmPool *Pool);
 
 // The kernel's properties on Device (which its program must be built for:
 // PI_ERROR_INVALID_DEVICE otherwise).

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,8 @@ class MemImpl;
 class ProgramImpl;
 class KernelImpl;
 class EventImpl;
+struct UsmPool;
+class UsmPoolState;
 class PhysicalMemImpl;
 
 // The PI function table (platform.cpp): one per adapter library, since each links its
@@ -51,6 +54,7 @@ enum class HandleKind : uint32_t {
   Program,
   Kernel,
   Event,
+  UsmPool,    // UR's USM pools (usm_pool.cpp); PI has none
   PhysicalMem // UR's physical memory (urPhysicalMemCreate); PI has none
 };
 
@@ -210,6 +214,15 @@ struct UsmRecord {
   size_t Size = 0;
   UsmKind Kind = UsmKind::Host;
   _pi_device *Device = nullptr; // null for host memory
+  UsmPool *Pool = nullptr;      // the pool it was served from (usm_pool.cpp), if any
+};
+
+// Memory a USM pool holds from the driver (a block it serves allocations from, or an
+// allocation too large to pool): the pointers inside it are the pool's to free.
+struct UsmPoolBlock {
+  size_t Size = 0;
+  UsmPool *Pool = nullptr;
+  std::shared_ptr<UsmPoolState> State; // the pool's allocator, alive while a free uses it
 };
 
 struct PlatformDescription {
@@ -240,9 +253,15 @@ struct _pi_context : dglink::core::HandleHeader {
   _pi_context() : HandleHeader(Kind) {}
   _pi_platform *Platform = nullptr;
   std::vector<_pi_device *> Devices;
-  // The USM allocations made through this context, by start address.
+  // The USM allocations made through this context, by start address, and the memory
+  // its USM pools hold from the driver.
   std::mutex UsmMutex;
-  std::map<uintptr_t, dglink::core::UsmRecord> UsmAllocations; // guarded by UsmMutex
+  std::map<uintptr_t, dglink::core::UsmRecord> UsmAllocations;   // guarded by UsmMutex
+  std::map<uintptr_t, dglink::core::UsmPoolBlock> UsmPoolBlocks; // guarded by UsmMutex
+  // The live queues of the context: what a pool finishes before it hands out memory
+  // that was freed again (urUSMFree's promise: commands that used it are done).
+  std::mutex QueuesMutex;
+  std::set<_pi_queue *> Queues; // guarded by QueuesMutex
   // Functions to call, each with its data, once the context is destroyed (UR's
   // urContextSetExtendedDeleter), in the order they were set.
   std::mutex DeleterMutex;
@@ -365,6 +384,31 @@ struct _pi_kernel : dglink::core::HandleHeader {
   std::unique_ptr<dglink::core::KernelImpl> Impl;
 };
 
+namespace dglink::core {
+
+// What urUSMPoolCreate asked for (UR's ur_usm_pool_desc_t and ur_usm_pool_limits_desc_t).
+struct UsmPoolOptions {
+  // Blocks taken from the driver are zeroed before any allocation is served from them.
+  bool ZeroInitializeBlocks = false;
+  // Allocations up to this size are served from blocks; larger ones from the driver
+  // directly (still the pool's: freed with it).
+  size_t MaxPoolableSize = 2u << 20;
+  // The smallest block the pool asks the driver for.
+  size_t MinDriverAllocSize = 64u << 10;
+};
+
+// A USM pool (UR's ur_usm_pool_handle_t): USM of one context, served from blocks of the
+// driver's memory that the pool keeps until it is released (usm_pool.cpp).
+struct UsmPool : HandleHeader {
+  static constexpr HandleKind Kind = HandleKind::UsmPool;
+  UsmPool() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  UsmPoolOptions Options;
+  std::shared_ptr<UsmPoolState> State; // usm_pool.cpp; dropped by the last release
+};
+
+} // namespace dglink::core
+
 // An event of a command has its queue and the backend's Impl. An event made from a
 // native handle has no queue (it retains its context instead); the one made from the
 // native handle 0 has no Impl either: it stands for no command and is complete.
@@ -430,6 +474,9 @@ void release(_pi_mem *Mem);
 void release(_pi_program *Program);
 void release(_pi_kernel *Kernel);
 void release(_pi_event *Event);
+void release(UsmPool *Pool);
+// The last release of a pool returns its memory to the driver first (usm_pool.cpp).
+void dropUsmPoolMemory(UsmPool &Pool);
 void release(PhysicalMemory *Physical);
 
 // Makes a handle (an allocation point of the fault injection, below).

@@ -10,6 +10,7 @@
 #include <dglink/core/backend.h>
 #include <dglink/stream/copy_engine.h>
 #include <dglink/stream/driver.h>
+#include <dglink/stream/local_memory.h>
 
 #include <atomic>
 #include <memory>
@@ -120,6 +121,10 @@ public:
   pi_result createProgram(const char *Function, const core::ProgramSource &Source,
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
+  // A queue over the caller's stream (urQueueCreateWithNativeHandle), on the device of
+  // the context the stream belongs to; Owned: the queue destroys it at the end.
+  pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
+                       std::unique_ptr<core::QueueImpl> &Impl) override;
   // Virtual memory (virtual_memory.cpp): the driver's, for every device of the context.
   pi_result memoryGranularity(const char *Function, const _pi_device &Device, bool Recommended,
                               size_t &Out) override;
@@ -189,8 +194,12 @@ public:
 
 class StreamQueue final : public core::QueueImpl {
 public:
-  StreamQueue(_pi_queue &TheQueue, ContextDevice &TheDevice, Stream TheStream)
-      : Queue(TheQueue), On(TheDevice), Handle(TheStream), Copies(streamBackend().copyThreads()) {}
+  // OwnsStream false: a stream of the caller's (a queue from a native handle), which the
+  // queue drains but does not destroy.
+  StreamQueue(_pi_queue &TheQueue, ContextDevice &TheDevice, Stream TheStream,
+              bool TheOwnsStream = true)
+      : Queue(TheQueue), On(TheDevice), Handle(TheStream), OwnsStream(TheOwnsStream),
+        Copies(streamBackend().copyThreads()) {}
   ~StreamQueue() override;
   pi_result finish() override;
   pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,
@@ -221,6 +230,7 @@ public:
   _pi_queue &Queue;
   ContextDevice &On; // the queue's device
   Stream Handle;
+  const bool OwnsStream;
   CopyEngine Copies;
   ProfilingBase Clock; // Base is null unless the queue profiles
 
@@ -291,10 +301,20 @@ public:
   std::vector<DeviceModule> Modules;
 };
 
-// One by-value argument as set: 8-byte aligned, zero-padded.
+// One argument as set: a by-value one 8-byte aligned, zero-padded; a local-memory one
+// (set with a null value) its size, its offset made at each launch (local_memory.h).
 struct KernelArgument {
   bool Set = false;
   std::vector<uint64_t> Storage;
+  size_t LocalBytes = 0; // non-zero: a local-memory argument of this many bytes
+};
+
+// What a launch passes: a pointer to each argument's value, the offsets of the local
+// ones (which Params point into) and the dynamic shared memory they take.
+struct LaunchArguments {
+  std::vector<void *> Params;
+  std::vector<uint64_t> LocalOffsets;
+  size_t DynamicSharedBytes = 0;
 };
 
 // A kernel's function in the module of one device.
@@ -312,14 +332,17 @@ public:
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  // A local-memory argument of Size bytes (setArgument with a null value).
+  pi_result setLocalArgument(const char *Function, pi_uint32 Index, size_t Size);
   pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   // The function of a kernel of one device (CUfunction, hipFunction_t).
   bool nativeHandle(uintptr_t &Out) const override {
     return Functions.size() == 1 && core::nativeHandleOf(Functions[0].Handle, Out);
   }
 
-  // Pointers to the values of every argument; each must be set.
-  pi_result collect(std::vector<void *> &Params);
+  // Pointers to the values of every argument, each of which must be set, with the
+  // layout of the local ones.
+  pi_result collect(LaunchArguments &Out);
   // The function on the device with this ordinal; null where the kernel has none.
   FunctionHandle functionOf(int Ordinal) const;
 

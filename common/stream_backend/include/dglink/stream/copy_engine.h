@@ -68,13 +68,14 @@ struct CopyTuning {
                                                 // to the driver (which completes them before
                                                 // returning, one thread, slower at every
                                                 // size on the H100 host)
-  size_t UsmBytes = size_t{128} * 1024;         // DGLINK_COPY_USM_BYTES: USM copies between
+  size_t UsmBytes = size_t{64} * 1024;          // DGLINK_COPY_USM_BYTES: USM copies between
                                                 // pageable memory and the adapter's device
                                                 // USM from this size on go through the
                                                 // engine (smaller ones to the driver: the
                                                 // pointer question would cost more than
-                                                // staging saves; 4xH200 host, 64 KiB:
-                                                // 1.19x raw through the engine)
+                                                // staging saves; 4xH200 host, 64 KiB in
+                                                // three alternated runs: 0.72-0.83x raw
+                                                // through the engine, 0.98-1.27x by the driver)
   size_t PinnedCheckBytes = size_t{256} * 1024; // DGLINK_COPY_PINNED_CHECK_BYTES: copies from
                                                 // this size on first ask the driver whether
                                                 // the host memory is pinned (then no
@@ -82,7 +83,14 @@ struct CopyTuning {
                                                 // 2 us for pageable memory on the H100 host
 
   // The threads the pool needs: the most either kind of copy uses.
-  unsigned poolThreads() const { return Threads > ReadThreads ? Threads : ReadThreads; }
+  unsigned PoolThreads = 0; // DGLINK_COPY_POOL_THREADS: the pool's threads, the callers'
+                            // places included (0: as many as one copy may use, the larger
+                            // of Threads and ReadThreads); more let copies to several
+                            // devices at once each have their share
+  unsigned poolThreads() const {
+    const unsigned PerCopy = Threads > ReadThreads ? Threads : ReadThreads;
+    return PoolThreads > PerCopy ? PoolThreads : PerCopy;
+  }
 };
 // The knobs as the environment sets them now (warnings name every value ignored).
 CopyTuning copyTuningFromEnvironment();

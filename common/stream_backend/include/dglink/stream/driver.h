@@ -39,6 +39,10 @@ struct DeviceInfo {
   int ClockRateKHz = 0;
   int WarpSize = 0;
   int SharedMemoryPerBlock = 0;
+  // What one block may have with the function's opt-in (CUDA's
+  // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 227 KiB on an H100); 0 where the driver has no
+  // opt-in, and SharedMemoryPerBlock is the limit.
+  int SharedMemoryPerBlockOptIn = 0;
   int ConstantMemory = 0;
   int L2CacheBytes = 0;
   int CacheLineBytes = 0; // a documented constant of the vendor, 0 where there is none
@@ -112,6 +116,11 @@ public:
 
   // ---- Streams and events (events without timing).
   virtual pi_result createStream(Stream &Out) = 0; // non-blocking
+  // The device whose primary context a stream of the caller's belongs to (a queue made
+  // from a native stream), called with a device's context current: Known stays false
+  // where the driver cannot say; Ordinal is -1 for a context that is no device's
+  // primary context. An error where S is no stream of the driver.
+  virtual pi_result streamDevice(Stream S, int &Ordinal, bool &Known);
   virtual void destroyStream(Stream S) = 0;
   virtual pi_result synchronize(Stream S) = 0;
   virtual pi_result waitEvent(Stream S, Event E) = 0;
@@ -210,8 +219,14 @@ public:
   virtual bool parameterSizes(FunctionHandle F, std::vector<size_t> &Sizes) = 0;
   // What one launch may pass by value, in bytes.
   virtual size_t maxParameterBytes() const = 0;
+  // Lets launches of Function ask for DynamicBytes of dynamic shared memory where the
+  // driver limits that per function below the device's limit (CUDA: 48 KiB unless
+  // raised with cuFuncSetAttribute); the limit is only ever raised, so that launches
+  // of the function on other threads keep theirs. By default nothing to do.
+  virtual pi_result reserveDynamicShared(FunctionHandle F, size_t DynamicBytes);
+  // SharedBytes: the dynamic shared memory of each block (local-memory arguments).
   virtual pi_result launch(FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
-                           Stream S, void **Params) = 0;
+                           size_t SharedBytes, Stream S, void **Params) = 0;
 
   // ---- Device code.
   // The image target of the code this driver runs (PI_DEVICE_BINARY_TARGET_NVPTX64 or
