@@ -48,6 +48,8 @@ public:
   }
   pi_result deviceInfo(int Ordinal, stream::DeviceInfo &Info) override {
     DGLINK_HIP(GetDeviceInfo, Ordinal, Info);
+    // Virtual memory where the platform's table has every call of it.
+    Info.VirtualMemory = Info.VirtualMemory && hasVirtualMemory();
     Info.Version =
         isAmd() ? Info.Arch
                 : std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
@@ -67,6 +69,9 @@ public:
     return true;
   }
 
+  bool freeMemory(int Ordinal, size_t &Bytes) override {
+    return hip().MemGetFree != nullptr && hip().MemGetFree(Ordinal, &Bytes) == HipSuccess;
+  }
   bool canAccessPeer(int From, int To) override {
     return hip().DeviceCanAccessPeer != nullptr && hip().DeviceEnablePeerAccess != nullptr &&
            hip().DeviceCanAccessPeer(From, To);
@@ -144,6 +149,71 @@ public:
     if (Result != HipSuccess && Result != HipErrorNotReady)
       return hipError(Result, "hipEventQuery");
     Complete = Result == HipSuccess;
+    return PI_SUCCESS;
+  }
+
+  // Virtual memory: the table's hipMem* entries (null where the platform has none:
+  // every device then says so at discovery and the core calls none of these).
+  static bool hasVirtualMemory() {
+    const HipApi &Api = hip();
+    return Api.MemGetAllocationGranularity != nullptr && Api.MemAddressReserve != nullptr &&
+           Api.MemAddressFree != nullptr && Api.MemCreate != nullptr && Api.MemRelease != nullptr &&
+           Api.MemMap != nullptr && Api.MemUnmap != nullptr && Api.MemSetAccess != nullptr &&
+           Api.MemGetAccess != nullptr;
+  }
+  pi_result memoryGranularity(int Ordinal, bool Recommended, size_t &Out) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemGetAllocationGranularity, Ordinal, Recommended, &Out);
+    return PI_SUCCESS;
+  }
+  pi_result reserveAddresses(const void *Hint, size_t Size, void *&Start) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemAddressReserve, &Start, Size, Hint);
+    return PI_SUCCESS;
+  }
+  pi_result freeAddresses(const void *Start, size_t Size) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemAddressFree, Start, Size);
+    return PI_SUCCESS;
+  }
+  pi_result createPhysical(int Ordinal, size_t Size, bool Shareable,
+                           stream::PhysicalHandle &Out) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemCreate, &Out, Ordinal, Size, Shareable);
+    return PI_SUCCESS;
+  }
+  void releasePhysical(stream::PhysicalHandle Handle) override {
+    if (hip().MemRelease != nullptr)
+      (void)hip().MemRelease(Handle);
+  }
+  pi_result mapAddresses(const void *Start, size_t Size, stream::PhysicalHandle Physical,
+                         size_t Offset) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemMap, Start, Size, Offset, Physical);
+    return PI_SUCCESS;
+  }
+  pi_result unmapAddresses(const void *Start, size_t Size) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemUnmap, Start, Size);
+    return PI_SUCCESS;
+  }
+  pi_result setAccess(const void *Start, size_t Size, const std::vector<int> &Ordinals,
+                      stream::VirtualAccess Access) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemSetAccess, Start, Size, Ordinals, Access);
+    return PI_SUCCESS;
+  }
+  pi_result access(const void *Start, int Ordinal, stream::VirtualAccess &Out) override {
+    if (!hasVirtualMemory())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_HIP(MemGetAccess, Start, Ordinal, &Out);
     return PI_SUCCESS;
   }
 

@@ -85,6 +85,10 @@ decltype(&::hipEventElapsedTime) AmdEventElapsedTime = nullptr;
 decltype(&::hipHostRegister) AmdHostRegister = nullptr;
 decltype(&::hipHostUnregister) AmdHostUnregister = nullptr;
 decltype(&::hipHostGetDevicePointer) AmdHostGetDevicePointer = nullptr;
+// Optional: identity and free memory (the answers stay absent without them).
+decltype(&::hipDeviceGetPCIBusId) AmdDeviceGetPCIBusId = nullptr;
+decltype(&::hipDeviceGetUuid) AmdDeviceGetUuid = nullptr;
+decltype(&::hipMemGetInfo) AmdMemGetInfo = nullptr;
 
 template <typename Function> bool resolve(void *Library, const char *Symbol, Function &Out) {
   void *Address = dlsym(Library, Symbol);
@@ -138,6 +142,16 @@ HipError getDeviceInfo(int Ordinal, HipDeviceInfo &Info) {
   Flag = 0;
   Attribute(hipDeviceAttributeIntegrated, Flag);
   Info.Integrated = Flag != 0;
+  Attribute(hipDeviceAttributeMemoryClockRate, Info.MemoryClockKHz);
+  Attribute(hipDeviceAttributeMemoryBusWidth, Info.MemoryBusWidthBits);
+  Attribute(hipDeviceAttributeMaxRegistersPerBlock, Info.RegistersPerBlock);
+  hipUUID Uuid{};
+  if (AmdDeviceGetUuid != nullptr && AmdDeviceGetUuid(&Uuid, Ordinal) == hipSuccess)
+    Info.Uuid.assign(Uuid.bytes, Uuid.bytes + sizeof(Uuid.bytes));
+  char Pci[16] = {};
+  if (AmdDeviceGetPCIBusId != nullptr &&
+      AmdDeviceGetPCIBusId(Pci, static_cast<int>(sizeof(Pci) - 1), Ordinal) == hipSuccess)
+    Info.PciAddress = Pci;
   // hipEventElapsedTime's documentation: a resolution of about one microsecond.
   Info.TimerResolutionNs = 1000;
   // gcnArchName ("gfx90a:sramecc+:xnack-"): the ISA a link targets. The buffer
@@ -233,6 +247,12 @@ bool knowsHostPointer(const void *Host) {
   } Answer{};
   return AmdPointerGetAttributes(&Answer.Attributes, Host) == hipSuccess &&
          Answer.Attributes.devicePointer != nullptr;
+}
+HipError memGetFree(int Ordinal, size_t *Free) {
+  if (const hipError_t R = Amd.hipSetDevice(Ordinal); R != hipSuccess)
+    return err(R);
+  size_t Total = 0;
+  return err(AmdMemGetInfo(Free, &Total));
 }
 HipError memcpyAsync(void *Dst, const void *Src, size_t Size, HipStream S) {
   return err(Amd.hipMemcpyAsync(Dst, Src, Size, hipMemcpyDefault, stream(S)));
@@ -350,6 +370,12 @@ LoadState load() {
       !resolve(Library, "hipHostUnregister", AmdHostUnregister) ||
       !resolve(Library, "hipHostGetDevicePointer", AmdHostGetDevicePointer))
     AmdHostRegister = nullptr;
+  if (!resolve(Library, "hipDeviceGetPCIBusId", AmdDeviceGetPCIBusId))
+    AmdDeviceGetPCIBusId = nullptr;
+  if (!resolve(Library, "hipDeviceGetUuid", AmdDeviceGetUuid))
+    AmdDeviceGetUuid = nullptr;
+  if (!resolve(Library, "hipMemGetInfo", AmdMemGetInfo))
+    AmdMemGetInfo = nullptr;
   if (!resolve(Library, "hipDeviceCanAccessPeer", AmdDeviceCanAccessPeer) ||
       !resolve(Library, "hipDeviceEnablePeerAccess", AmdDeviceEnablePeerAccess))
     AmdDeviceCanAccessPeer = nullptr;
@@ -381,6 +407,8 @@ LoadState load() {
   Table.MallocManaged = mallocManaged;
   if (AmdPointerGetAttributes != nullptr)
     Table.KnowsHostPointer = knowsHostPointer;
+  if (AmdMemGetInfo != nullptr)
+    Table.MemGetFree = memGetFree;
   if (AmdEventElapsedTime != nullptr) {
     Table.EventCreateTimed = eventCreateTimed;
     Table.EventElapsedTime = eventElapsedTime;

@@ -191,6 +191,46 @@ HipError moduleLaunchKernel(HipFunction F, const unsigned Grid[3], const unsigne
   return err(cu().cuLaunchKernel(function(F), Grid[0], Grid[1], Grid[2], Block[0], Block[1],
                                  Block[2], SharedBytes, stream(S), Params, nullptr));
 }
+HipError memGetFree(int Ordinal, size_t *Free) {
+  return dglink::cuda::freeMemory(Ordinal, *Free) ? HipSuccess : err(CUDA_ERROR_NOT_SUPPORTED);
+}
+// Virtual memory: HIP's hipMem* virtual memory calls are CUDA's cuMem* ones on this
+// platform (the same arguments; the handle an integer).
+HipError memGetAllocationGranularity(int Ordinal, bool Recommended, size_t *Out) {
+  return err(dglink::cuda::memoryGranularity(Ordinal, Recommended, *Out));
+}
+HipError memAddressReserve(void **Start, size_t Size, const void *Hint) {
+  CUdeviceptr Reserved = 0;
+  const CUresult R = cu().cuMemAddressReserve(&Reserved, Size, 0, address(Hint), 0);
+  *Start = reinterpret_cast<void *>(Reserved);
+  return err(R);
+}
+HipError memAddressFree(const void *Start, size_t Size) {
+  return err(cu().cuMemAddressFree(address(Start), Size));
+}
+HipError memCreate(stream::PhysicalHandle *Out, int Ordinal, size_t Size, bool Shareable) {
+  CUmemGenericAllocationHandle Handle = 0;
+  const CUresult R = dglink::cuda::createPhysical(Ordinal, Size, Shareable, Handle);
+  *Out = static_cast<stream::PhysicalHandle>(Handle);
+  return err(R);
+}
+HipError memRelease(stream::PhysicalHandle Handle) {
+  return err(cu().cuMemRelease(static_cast<CUmemGenericAllocationHandle>(Handle)));
+}
+HipError memMap(const void *Start, size_t Size, size_t Offset, stream::PhysicalHandle Handle) {
+  return err(cu().cuMemMap(address(Start), Size, Offset,
+                           static_cast<CUmemGenericAllocationHandle>(Handle), 0));
+}
+HipError memUnmap(const void *Start, size_t Size) {
+  return err(cu().cuMemUnmap(address(Start), Size));
+}
+HipError memSetAccess(const void *Start, size_t Size, const std::vector<int> &Ordinals,
+                      stream::VirtualAccess Access) {
+  return err(dglink::cuda::setAccess(address(Start), Size, Ordinals, Access));
+}
+HipError memGetAccess(const void *Start, int Ordinal, stream::VirtualAccess *Out) {
+  return err(dglink::cuda::access(address(Start), Ordinal, *Out));
+}
 
 // HIP's names for the codes it shares with CUDA; others get CUDA's name.
 const char *errorName(HipError E) {
@@ -292,6 +332,19 @@ HipApi makeTable() {
   Table.FuncReserveDynamicShared = funcReserveDynamicShared;
   Table.StreamOrdinal = streamOrdinal;
   Table.ModuleLaunchKernel = moduleLaunchKernel;
+  if (cu().cuMemGetInfo != nullptr)
+    Table.MemGetFree = memGetFree;
+  if (cu().hasVirtualMemory()) {
+    Table.MemGetAllocationGranularity = memGetAllocationGranularity;
+    Table.MemAddressReserve = memAddressReserve;
+    Table.MemAddressFree = memAddressFree;
+    Table.MemCreate = memCreate;
+    Table.MemRelease = memRelease;
+    Table.MemMap = memMap;
+    Table.MemUnmap = memUnmap;
+    Table.MemSetAccess = memSetAccess;
+    Table.MemGetAccess = memGetAccess;
+  }
   Table.ErrorName = errorName;
   Table.ErrorString = errorString;
   return Table;

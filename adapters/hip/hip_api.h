@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace dglink::hip {
 
@@ -131,6 +132,26 @@ struct HipApi {
   HipError (*ModuleLaunchKernel)(HipFunction Function, const unsigned Grid[3],
                                  const unsigned Block[3], unsigned SharedBytes, HipStream Stream,
                                  void **Params) = nullptr;
+  // hipMemGetInfo's free bytes of the device (made current first); null where the library
+  // lacks it (GLOBAL_MEM_FREE unanswered).
+  HipError (*MemGetFree)(int Ordinal, size_t *Free) = nullptr;
+  // Virtual memory management (hipMemGetAllocationGranularity, hipMemAddressReserve /
+  // Free, hipMemCreate / Release, hipMemMap / Unmap, hipMemSetAccess / GetAccess), as
+  // the stream driver's calls of the same names (dglink/stream/driver.h). Null where the
+  // platform's entries are not wired: the devices then report no virtual memory. NVIDIA:
+  // the CUDA driver's cuMem* calls. AMD: not wired (docs/hip.md, "Virtual memory").
+  HipError (*MemGetAllocationGranularity)(int Ordinal, bool Recommended, size_t *Out) = nullptr;
+  HipError (*MemAddressReserve)(void **Start, size_t Size, const void *Hint) = nullptr;
+  HipError (*MemAddressFree)(const void *Start, size_t Size) = nullptr;
+  HipError (*MemCreate)(stream::PhysicalHandle *Out, int Ordinal, size_t Size,
+                        bool Shareable) = nullptr;
+  HipError (*MemRelease)(stream::PhysicalHandle Handle) = nullptr;
+  HipError (*MemMap)(const void *Start, size_t Size, size_t Offset,
+                     stream::PhysicalHandle Handle) = nullptr;
+  HipError (*MemUnmap)(const void *Start, size_t Size) = nullptr;
+  HipError (*MemSetAccess)(const void *Start, size_t Size, const std::vector<int> &Ordinals,
+                           stream::VirtualAccess Access) = nullptr;
+  HipError (*MemGetAccess)(const void *Start, int Ordinal, stream::VirtualAccess *Out) = nullptr;
   // hipGetErrorName / hipGetErrorString (never null).
   const char *(*ErrorName)(HipError Error) = nullptr;
   const char *(*ErrorString)(HipError Error) = nullptr;

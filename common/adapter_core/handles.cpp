@@ -83,6 +83,8 @@ const char *kindName(HandleKind Kind) {
     return "command buffer";
   case HandleKind::UsmPool:
     return "USM pool";
+  case HandleKind::PhysicalMem:
+    return "physical memory object";
   }
   return "handle";
 }
@@ -110,7 +112,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::CommandBuffer);
+                         Kind <= static_cast<uint32_t>(HandleKind::PhysicalMem);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -172,6 +174,7 @@ template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
 template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
 template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
+template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -179,6 +182,9 @@ void release(_pi_context *Context) {
   if (!dropReference(Context))
     return;
   Context->Impl.reset();
+  // The last reference is gone: no other thread adds a deleter now.
+  for (const auto &[Deleter, Data] : Context->Deleters)
+    Deleter(Data);
   quarantine().add(Context);
 }
 
@@ -248,6 +254,14 @@ void release(UsmPool *Pool) {
   dropUsmPoolMemory(*Pool);
   release(Pool->Context);
   quarantine().add(Pool);
+}
+
+void release(PhysicalMemory *Physical) {
+  if (!dropReference(Physical))
+    return;
+  Physical->Impl.reset(); // the driver frees the memory once no range maps it
+  release(Physical->Context);
+  quarantine().add(Physical);
 }
 
 BackendObject::~BackendObject() = default;

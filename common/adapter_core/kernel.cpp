@@ -113,6 +113,38 @@ pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device 
   return PI_SUCCESS;
 }
 
+pi_result suggestLocalSize(const char *Function, _pi_queue &Queue, _pi_kernel &Kernel,
+                           pi_uint32 WorkDim, const size_t *GlobalWorkSize, size_t *Local) {
+  DGLINK_TRY(checkHandle(&Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(checkHandle(&Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
+  if (Kernel.Program->Context != Queue.Context)
+    return dglink::fail(PI_ERROR_INVALID_KERNEL,
+                        "{}: kernel '{}' is of another context than the queue", Function,
+                        dglink::clip(Kernel.Name));
+  const _pi_device &Device = *Queue.Device;
+  if (!Kernel.Program->hasDevice(&Device))
+    return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: kernel '{}' is not built for device '{}'",
+                        Function, dglink::clip(Kernel.Name), Device.Description.Name);
+  LaunchShape Shape;
+  DGLINK_TRY(checkLaunch(Device, Kernel, WorkDim, nullptr, GlobalWorkSize, nullptr, Shape));
+  if (Shape.LocalGiven) { // the kernel's reqd_work_group_size
+    std::copy(Shape.Local, Shape.Local + WorkDim, Local);
+    return PI_SUCCESS;
+  }
+  // The largest groups that divide the global size, dimension 0 first, within the
+  // kernel's and the device's limits (the stream backend launches so without a local
+  // size).
+  size_t Budget = std::min(Kernel.Impl->maxGroupSize(), Device.Description.MaxWorkGroupSize);
+  for (pi_uint32 D = 0; D < WorkDim; ++D) {
+    size_t Size = std::min({Shape.Global[D], Budget, Device.Description.MaxWorkItemSizes[D]});
+    while (Size > 1 && Shape.Global[D] % Size != 0)
+      --Size;
+    Local[D] = std::max<size_t>(Size, 1);
+    Budget /= Local[D];
+  }
+  return PI_SUCCESS;
+}
+
 } // namespace dglink::core
 
 extern "C" {

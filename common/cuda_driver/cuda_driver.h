@@ -76,7 +76,19 @@
   X(cuMemHostRegister)                                                                             \
   X(cuMemHostUnregister)                                                                           \
   X(cuMemHostGetDevicePointer)                                                                     \
-  X(cuMemcpy2DAsync)
+  X(cuMemcpy2DAsync)                                                                               \
+  X(cuMemGetAllocationGranularity)                                                                 \
+  X(cuMemAddressReserve)                                                                           \
+  X(cuMemAddressFree)                                                                              \
+  X(cuMemCreate)                                                                                   \
+  X(cuMemRelease)                                                                                  \
+  X(cuMemMap)                                                                                      \
+  X(cuMemUnmap)                                                                                    \
+  X(cuMemSetAccess)                                                                                \
+  X(cuMemGetAccess)                                                                                \
+  X(cuDeviceGetUuid)                                                                               \
+  X(cuDeviceGetPCIBusId)                                                                           \
+  X(cuMemGetInfo)
 
 namespace dglink::cuda {
 
@@ -85,6 +97,14 @@ struct CudaDriver {
   DGLINK_CUDA_REQUIRED_FUNCTIONS(DGLINK_CUDA_DECLARE_MEMBER)
   DGLINK_CUDA_OPTIONAL_FUNCTIONS(DGLINK_CUDA_DECLARE_MEMBER)
 #undef DGLINK_CUDA_DECLARE_MEMBER
+
+  // True when the driver has the virtual memory management calls (CUDA 10.2+).
+  bool hasVirtualMemory() const {
+    return cuMemGetAllocationGranularity != nullptr && cuMemAddressReserve != nullptr &&
+           cuMemAddressFree != nullptr && cuMemCreate != nullptr && cuMemRelease != nullptr &&
+           cuMemMap != nullptr && cuMemUnmap != nullptr && cuMemSetAccess != nullptr &&
+           cuMemGetAccess != nullptr;
+  }
 
   // True when the driver can link PTX/cubin itself (cuLink*).
   bool hasLinker() const {

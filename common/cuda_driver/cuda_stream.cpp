@@ -72,6 +72,7 @@ public:
   }
 
   bool canAccessPeer(int From, int To) override { return cuda::canAccessPeer(From, To); }
+  bool freeMemory(int Ordinal, size_t &Bytes) override { return cuda::freeMemory(Ordinal, Bytes); }
   bool pageableHost(const void *Host) override { return cuda::pageableHost(Host); }
   pi_result enablePeerAccess(int From, int To) override {
     const CUresult R = cuda::enablePeerAccess(From, To);
@@ -204,6 +205,65 @@ public:
     return PI_SUCCESS;
   }
   void unregisterHost(void *Host) override { cu().cuMemHostUnregister(Host); }
+  pi_result memoryGranularity(int Ordinal, bool Recommended, size_t &Out) override {
+    if (const CUresult R = cuda::memoryGranularity(Ordinal, Recommended, Out); R != CUDA_SUCCESS)
+      return cudaError(R, "cuMemGetAllocationGranularity");
+    return PI_SUCCESS;
+  }
+  pi_result reserveAddresses(const void *Hint, size_t Size, void *&Start) override {
+    if (cu().cuMemAddressReserve == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    CUdeviceptr Reserved = 0;
+    DGLINK_CU(cuMemAddressReserve, &Reserved, Size, 0, address(Hint), 0);
+    Start = reinterpret_cast<void *>(Reserved);
+    return PI_SUCCESS;
+  }
+  pi_result freeAddresses(const void *Start, size_t Size) override {
+    if (cu().cuMemAddressFree == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuMemAddressFree, address(Start), Size);
+    return PI_SUCCESS;
+  }
+  pi_result createPhysical(int Ordinal, size_t Size, bool Shareable,
+                           stream::PhysicalHandle &Out) override {
+    CUmemGenericAllocationHandle Handle = 0;
+    if (const CUresult R = cuda::createPhysical(Ordinal, Size, Shareable, Handle);
+        R != CUDA_SUCCESS)
+      return cudaError(R, "cuMemCreate");
+    Out = static_cast<stream::PhysicalHandle>(Handle);
+    return PI_SUCCESS;
+  }
+  void releasePhysical(stream::PhysicalHandle Handle) override {
+    if (cu().cuMemRelease != nullptr)
+      cu().cuMemRelease(static_cast<CUmemGenericAllocationHandle>(Handle));
+  }
+  pi_result mapAddresses(const void *Start, size_t Size, stream::PhysicalHandle Physical,
+                         size_t Offset) override {
+    if (cu().cuMemMap == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuMemMap, address(Start), Size, Offset,
+              static_cast<CUmemGenericAllocationHandle>(Physical), 0);
+    return PI_SUCCESS;
+  }
+  pi_result unmapAddresses(const void *Start, size_t Size) override {
+    if (cu().cuMemUnmap == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuMemUnmap, address(Start), Size);
+    return PI_SUCCESS;
+  }
+  pi_result setAccess(const void *Start, size_t Size, const std::vector<int> &Ordinals,
+                      stream::VirtualAccess Access) override {
+    if (const CUresult R = cuda::setAccess(address(Start), Size, Ordinals, Access);
+        R != CUDA_SUCCESS)
+      return cudaError(R, "cuMemSetAccess");
+    return PI_SUCCESS;
+  }
+  pi_result access(const void *Start, int Ordinal, stream::VirtualAccess &Out) override {
+    if (const CUresult R = cuda::access(address(Start), Ordinal, Out); R != CUDA_SUCCESS)
+      return cudaError(R, "cuMemGetAccess");
+    return PI_SUCCESS;
+  }
+
   pi_result copyToDevice(void *Dst, const void *Src, size_t Size, stream::Stream S) override {
     DGLINK_CU(cuMemcpyHtoDAsync, address(Dst), Src, Size, stream(S));
     return PI_SUCCESS;
@@ -395,6 +455,20 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
   Flag = 0;
   Attribute(CU_DEVICE_ATTRIBUTE_INTEGRATED, Flag);
   Info.Integrated = Flag != 0;
+  Flag = 0;
+  Attribute(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, Flag);
+  Info.VirtualMemory = Flag != 0 && cu().hasVirtualMemory();
+  Attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, Info.MemoryClockKHz);
+  Attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, Info.MemoryBusWidthBits);
+  Attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, Info.RegistersPerBlock);
+  CUuuid Uuid{};
+  if (cu().cuDeviceGetUuid != nullptr && cu().cuDeviceGetUuid(&Uuid, Device) == CUDA_SUCCESS)
+    Info.Uuid.assign(Uuid.bytes, Uuid.bytes + sizeof(Uuid.bytes));
+  // "domain:bus:device.function" in hexadecimal: 12 characters and the NUL.
+  char Pci[16] = {};
+  if (cu().cuDeviceGetPCIBusId != nullptr &&
+      cu().cuDeviceGetPCIBusId(Pci, static_cast<int>(sizeof(Pci) - 1), Device) == CUDA_SUCCESS)
+    Info.PciAddress = Pci;
   // The CUDA programming guide: global memory is cached in 128-byte lines; 64-bit integer
   // atomics on global and shared memory exist on every architecture CUDA 13 builds for.
   Info.CacheLineBytes = 128;
@@ -496,6 +570,94 @@ CUresult enablePeerAccess(int From, int To) {
     return R;
   const CUresult R = cu().cuCtxEnablePeerAccess(Peer, 0);
   return R == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? CUDA_SUCCESS : R;
+}
+
+bool freeMemory(int Ordinal, size_t &Bytes) {
+  size_t Free = 0;
+  size_t Total = 0;
+  if (cu().cuMemGetInfo == nullptr || makePrimaryCurrent(Ordinal) != CUDA_SUCCESS ||
+      cu().cuMemGetInfo(&Free, &Total) != CUDA_SUCCESS)
+    return false;
+  Bytes = Free;
+  return true;
+}
+
+namespace {
+
+// Pinned memory on the device with this ordinal: what cuMemCreate and the granularity
+// query describe.
+CUresult devicePlacement(int Ordinal, CUmemAllocationProp &Prop) {
+  CUdevice Device = 0;
+  if (const CUresult R = cu().cuDeviceGet(&Device, Ordinal); R != CUDA_SUCCESS)
+    return R;
+  Prop = CUmemAllocationProp{};
+  Prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  Prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  Prop.location.id = Device;
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+CUresult memoryGranularity(int Ordinal, bool Recommended, size_t &Out) {
+  if (!cu().hasVirtualMemory())
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUmemAllocationProp Prop{};
+  if (const CUresult R = devicePlacement(Ordinal, Prop); R != CUDA_SUCCESS)
+    return R;
+  return cu().cuMemGetAllocationGranularity(&Out, &Prop,
+                                            Recommended ? CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
+                                                        : CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+}
+
+CUresult createPhysical(int Ordinal, size_t Size, bool Shareable,
+                        CUmemGenericAllocationHandle &Out) {
+  if (!cu().hasVirtualMemory())
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUmemAllocationProp Prop{};
+  if (const CUresult R = devicePlacement(Ordinal, Prop); R != CUDA_SUCCESS)
+    return R;
+  // Exportable to another process as a file descriptor (cuMemExportToShareableHandle).
+  if (Shareable)
+    Prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  return cu().cuMemCreate(&Out, Size, &Prop, 0);
+}
+
+CUresult setAccess(CUdeviceptr Start, size_t Size, const std::vector<int> &Ordinals,
+                   stream::VirtualAccess Access) {
+  if (!cu().hasVirtualMemory())
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUmemAccess_flags Flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  if (Access == stream::VirtualAccess::ReadWrite)
+    Flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  else if (Access == stream::VirtualAccess::ReadOnly)
+    Flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+  std::vector<CUmemAccessDesc> Descriptions(Ordinals.size());
+  for (size_t I = 0; I < Ordinals.size(); ++I) {
+    CUdevice Device = 0;
+    if (const CUresult R = cu().cuDeviceGet(&Device, Ordinals[I]); R != CUDA_SUCCESS)
+      return R;
+    Descriptions[I].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    Descriptions[I].location.id = Device;
+    Descriptions[I].flags = Flags;
+  }
+  return cu().cuMemSetAccess(Start, Size, Descriptions.data(), Descriptions.size());
+}
+
+CUresult access(CUdeviceptr Start, int Ordinal, stream::VirtualAccess &Out) {
+  if (!cu().hasVirtualMemory())
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUmemLocation Location{};
+  Location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  if (const CUresult R = cu().cuDeviceGet(&Location.id, Ordinal); R != CUDA_SUCCESS)
+    return R;
+  unsigned long long Flags = 0; // cuMemGetAccess's type
+  if (const CUresult R = cu().cuMemGetAccess(&Flags, &Location, Start); R != CUDA_SUCCESS)
+    return R;
+  Out = Flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE ? stream::VirtualAccess::ReadWrite
+        : Flags == CU_MEM_ACCESS_FLAGS_PROT_READ    ? stream::VirtualAccess::ReadOnly
+                                                    : stream::VirtualAccess::None;
+  return CUDA_SUCCESS;
 }
 
 CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log) {

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dglink::cuda {
 
@@ -33,6 +34,18 @@ CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes);
 // stream S belongs to (cuStreamGetCtx), -1 for another context; Known false where the
 // driver lacks cuStreamGetCtx.
 CUresult streamOrdinal(CUstream S, int &Ordinal, bool &Known);
+// The device's free memory (cuMemGetInfo in its primary context); false where the
+// driver cannot say.
+bool freeMemory(int Ordinal, size_t &Bytes);
+// Virtual memory management (cuMem*; CUDA_ERROR_NOT_SUPPORTED where the driver lacks
+// the calls): pinned device memory of the device with this ordinal, its granularity,
+// and what devices may do with a mapped range (cuMemSetAccess / cuMemGetAccess).
+CUresult memoryGranularity(int Ordinal, bool Recommended, size_t &Out);
+CUresult createPhysical(int Ordinal, size_t Size, bool Shareable,
+                        CUmemGenericAllocationHandle &Out);
+CUresult setAccess(CUdeviceptr Start, size_t Size, const std::vector<int> &Ordinals,
+                   stream::VirtualAccess Access);
+CUresult access(CUdeviceptr Start, int Ordinal, stream::VirtualAccess &Out);
 // cuModuleLoadDataEx with the JIT's error and information logs appended to Log.
 CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log);
 

@@ -75,6 +75,12 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
                                                                 : Info.SharedMemoryPerBlock);
   M.ErrorCorrection = Info.Ecc;
   M.HostUnified = Out.IntegratedGpu = Info.Integrated;
+  Out.VirtualMemory = Info.VirtualMemory;
+  Out.Uuid.assign(Info.Uuid.begin(), Info.Uuid.end());
+  Out.PciAddress = Info.PciAddress;
+  Out.MemoryClockMHz = static_cast<pi_uint32>(Info.MemoryClockKHz / 1000);
+  Out.MemoryBusWidthBits = static_cast<pi_uint32>(Info.MemoryBusWidthBits);
+  Out.MaxRegistersPerWorkGroup = static_cast<pi_uint32>(Info.RegistersPerBlock);
 
   // SIMT: each work-item computes scalars; no vector unit to prefer (half and double are
   // computed: HalfFpConfig and DoubleFpConfig are set above).

@@ -8,6 +8,7 @@ Driver::~Driver() = default;
 bool Driver::nativeDevice(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
 bool Driver::nativeContext(int /*Ordinal*/, uintptr_t & /*Handle*/) { return false; }
 bool Driver::canAccessPeer(int /*From*/, int /*To*/) { return false; }
+bool Driver::freeMemory(int /*Ordinal*/, size_t & /*Bytes*/) { return false; }
 bool Driver::pageableHost(const void * /*Host*/) { return false; }
 pi_result Driver::enablePeerAccess(int /*From*/, int /*To*/) { return PI_SUCCESS; }
 pi_result Driver::registerHost(void * /*Host*/, size_t /*Size*/, void *& /*Device*/) {
@@ -23,6 +24,35 @@ pi_result Driver::reserveDynamicShared(FunctionHandle /*F*/, size_t /*DynamicByt
 }
 pi_result Driver::createTimedEvent(Event & /*Out*/) { return PI_ERROR_UNSUPPORTED_FEATURE; }
 pi_result Driver::elapsed(Event /*From*/, Event /*To*/, float & /*Milliseconds*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+
+pi_result Driver::memoryGranularity(int /*Ordinal*/, bool /*Recommended*/, size_t & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::reserveAddresses(const void * /*Hint*/, size_t /*Size*/, void *& /*Start*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::freeAddresses(const void * /*Start*/, size_t /*Size*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::createPhysical(int /*Ordinal*/, size_t /*Size*/, bool /*Shareable*/,
+                                 PhysicalHandle & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+void Driver::releasePhysical(PhysicalHandle /*Handle*/) {}
+pi_result Driver::mapAddresses(const void * /*Start*/, size_t /*Size*/, PhysicalHandle /*Physical*/,
+                               size_t /*Offset*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::unmapAddresses(const void * /*Start*/, size_t /*Size*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::setAccess(const void * /*Start*/, size_t /*Size*/,
+                            const std::vector<int> & /*Ordinals*/, VirtualAccess /*Access*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::access(const void * /*Start*/, int /*Ordinal*/, VirtualAccess & /*Out*/) {
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }
 

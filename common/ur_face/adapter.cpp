@@ -4,6 +4,7 @@
 
 #include <dglink/ur_ext.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 
@@ -464,7 +465,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.boolean(D.LinkerAvailable);
   case UR_DEVICE_INFO_IMAGE_SUPPORT:
   case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
-  case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
@@ -473,7 +473,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
   case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
   case UR_DEVICE_INFO_MULTI_DEVICE_COMPILE_SUPPORT_EXP:
-  case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
   case UR_DEVICE_INFO_ASYNC_USM_ALLOCATIONS_SUPPORT_EXP:
   case UR_DEVICE_INFO_REUSABLE_EVENTS_SUPPORT_EXP:
   case UR_DEVICE_INFO_ENQUEUE_HOST_TASK_SUPPORT_EXP:
@@ -493,6 +492,75 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
     // Commands take no events of their own; no command buffer inside another.
     return Answer.boolean(false);
+  case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
+    // urVirtualMem* / urPhysicalMem* where the driver maps memory (core::ContextImpl).
+    return Answer.boolean(D.VirtualMemory);
+  case UR_DEVICE_INFO_USM_CONTEXT_MEMCPY_SUPPORT_EXP:
+    // urUSMContextMemcpyExp is the core's blocking copy on a queue of its own: wherever
+    // the device has USM to copy.
+    return Answer.boolean(D.Usm != PI_USM_MECHANISM_NONE);
+  // ---- what the driver states beyond the mandatory queries (UR's optional ones):
+  // unanswered where it does not say
+  case UR_DEVICE_INFO_UUID:
+    if (D.Uuid.empty())
+      return Answer.unsupported(propName);
+    return Answer.array(D.Uuid);
+  case UR_DEVICE_INFO_PCI_ADDRESS:
+    if (D.PciAddress.empty())
+      return Answer.unsupported(propName);
+    return Answer.string(D.PciAddress);
+  case UR_DEVICE_INFO_MEMORY_CLOCK_RATE:
+    if (D.MemoryClockMHz == 0)
+      return Answer.unsupported(propName);
+    return Answer.value(uint32_t{D.MemoryClockMHz});
+  case UR_DEVICE_INFO_MEMORY_BUS_WIDTH:
+    if (D.MemoryBusWidthBits == 0)
+      return Answer.unsupported(propName);
+    return Answer.value(uint32_t{D.MemoryBusWidthBits});
+  case UR_DEVICE_INFO_MAX_REGISTERS_PER_WORK_GROUP:
+    if (D.MaxRegistersPerWorkGroup == 0)
+      return Answer.unsupported(propName);
+    return Answer.value(uint32_t{D.MaxRegistersPerWorkGroup});
+  case UR_DEVICE_INFO_GLOBAL_MEM_FREE: {
+    pi_uint64 Free = 0;
+    if (Device.Impl == nullptr || !Device.Impl->freeMemory(Free))
+      return Answer.unsupported(propName);
+    return Answer.value(uint64_t{Free});
+  }
+  // ---- image and interop features the face does not serve (no urMemImageCreate, no
+  // bindless images, no external memory): none of them, of no size
+  case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
+  case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
+  case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
+    return Answer.value(uint32_t{0});
+  case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_WIDTH_EXP:
+  case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_HEIGHT_EXP:
+  case UR_DEVICE_INFO_MAX_IMAGE_LINEAR_PITCH_EXP:
+    return Answer.value(size_t{0});
+  case UR_DEVICE_INFO_BINDLESS_IMAGES_SHARED_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_IMAGES_1D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_IMAGES_2D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_MIPMAP_SUPPORT_EXP:
+  case UR_DEVICE_INFO_MIPMAP_ANISOTROPY_SUPPORT_EXP:
+  case UR_DEVICE_INFO_MIPMAP_LEVEL_REFERENCE_SUPPORT_EXP:
+  case UR_DEVICE_INFO_EXTERNAL_MEMORY_IMPORT_SUPPORT_EXP:
+  case UR_DEVICE_INFO_EXTERNAL_SEMAPHORE_IMPORT_SUPPORT_EXP:
+  case UR_DEVICE_INFO_CUBEMAP_SUPPORT_EXP:
+  case UR_DEVICE_INFO_CUBEMAP_SEAMLESS_FILTERING_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_1D_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_2D_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLED_IMAGE_FETCH_3D_SUPPORT_EXP:
+  case UR_DEVICE_INFO_IMAGE_ARRAY_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_UNIQUE_ADDRESSING_PER_DIM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLE_1D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_BINDLESS_SAMPLE_2D_USM_SUPPORT_EXP:
+  case UR_DEVICE_INFO_IPC_PHYSICAL_MEMORY_SUPPORT_EXP:
+    return Answer.boolean(false);
+  case UR_DEVICE_INFO_2D_BLOCK_ARRAY_CAPABILITIES_EXP:
+    // Intel's 2D block loads and stores: no device here has them.
+    return Answer.value(ur_exp_device_2d_block_array_capability_flags_t{0});
   case UR_DEVICE_INFO_PROGRAM_SET_SPECIALIZATION_CONSTANTS:
     // Specialization constants are set in a SPIR-V module's words before it is built
     // (dglink::core::setSpecializationConstants): wherever the device takes SPIR-V,
@@ -578,6 +646,33 @@ DGLINK_UR_CATCH_ALL
 ur_result_t urDeviceRelease(ur_device_handle_t hDevice) try {
   DGLINK_UR_NOT_NULL_HANDLE(hDevice);
   DGLINK_UR_CORE(piDeviceRelease(core(hDevice)));
+}
+DGLINK_UR_CATCH_ALL
+
+// The device's global timer where its backend has one (core::DeviceImpl::globalTimestamp:
+// the clock its events' profiling times use) and the host's steady clock, the one UR's
+// adapters report as the host's timer. The host time is read after the device's.
+ur_result_t urDeviceGetGlobalTimestamps(ur_device_handle_t hDevice, uint64_t *pDeviceTimestamp,
+                                        uint64_t *pHostTimestamp) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
+  if (pDeviceTimestamp != nullptr) {
+    const _pi_device &Device = *core(hDevice);
+    pi_uint64 Nanoseconds = 0;
+    const pi_result Result = Device.Impl != nullptr ? Device.Impl->globalTimestamp(Nanoseconds)
+                                                    : PI_ERROR_UNSUPPORTED_FEATURE;
+    if (Result == PI_ERROR_UNSUPPORTED_FEATURE)
+      return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
+                    "{}: the {} adapter has no global timer of device '{}'", __func__,
+                    dglink::core::adapterLabel(), Device.Description.Name);
+    DGLINK_UR_TRY(Result);
+    *pDeviceTimestamp = Nanoseconds;
+  }
+  if (pHostTimestamp != nullptr)
+    *pHostTimestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                std::chrono::steady_clock::now().time_since_epoch())
+                                                .count());
+  return UR_RESULT_SUCCESS;
 }
 DGLINK_UR_CATCH_ALL
 

@@ -35,6 +35,17 @@ ur_result_t urContextRelease(ur_context_handle_t hContext) try {
 }
 DGLINK_UR_CATCH_ALL
 
+// The deleter runs when the context is destroyed: at the last release, which a queue,
+// buffer or program of the context may hold after the caller's (core::release).
+ur_result_t urContextSetExtendedDeleter(ur_context_handle_t hContext,
+                                        ur_context_extended_deleter_t pfnDeleter,
+                                        void *pUserData) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(pfnDeleter);
+  DGLINK_UR_CORE(core::addContextDeleter(__func__, core(hContext), pfnDeleter, pUserData));
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urContextGetInfo(ur_context_handle_t hContext, ur_context_info_t propName,
                              size_t propSize, void *pPropValue, size_t *pPropSizeRet) try {
   DGLINK_UR_NOT_NULL_HANDLE(hContext);

@@ -48,6 +48,7 @@ ur_result_t urDeviceGet(ur_platform_handle_t, ur_device_type_t, uint32_t, ur_dev
 ur_result_t urDeviceGetInfo(ur_device_handle_t, ur_device_info_t, size_t, void *, size_t *);
 ur_result_t urDeviceRetain(ur_device_handle_t);
 ur_result_t urDeviceRelease(ur_device_handle_t);
+ur_result_t urDeviceGetGlobalTimestamps(ur_device_handle_t, uint64_t *, uint64_t *);
 ur_result_t urDeviceSelectBinary(ur_device_handle_t, const ur_device_binary_t *, uint32_t,
                                  uint32_t *);
 
@@ -57,6 +58,7 @@ ur_result_t urContextCreate(uint32_t, const ur_device_handle_t *, const ur_conte
 ur_result_t urContextRetain(ur_context_handle_t);
 ur_result_t urContextRelease(ur_context_handle_t);
 ur_result_t urContextGetInfo(ur_context_handle_t, ur_context_info_t, size_t, void *, size_t *);
+ur_result_t urContextSetExtendedDeleter(ur_context_handle_t, ur_context_extended_deleter_t, void *);
 ur_result_t urQueueCreate(ur_context_handle_t, ur_device_handle_t, const ur_queue_properties_t *,
                           ur_queue_handle_t *);
 ur_result_t urQueueRetain(ur_queue_handle_t);
@@ -119,6 +121,8 @@ ur_result_t urKernelGetSubGroupInfo(ur_kernel_handle_t, ur_device_handle_t,
                                     ur_kernel_sub_group_info_t, size_t, void *, size_t *);
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t, ur_device_handle_t, ur_kernel_group_info_t,
                                  size_t, void *, size_t *);
+ur_result_t urKernelGetSuggestedLocalWorkSize(ur_kernel_handle_t, ur_queue_handle_t, uint32_t,
+                                              const size_t *, const size_t *, size_t *);
 ur_result_t urKernelSetExecInfo(ur_kernel_handle_t, ur_kernel_exec_info_t, size_t,
                                 const ur_kernel_exec_info_properties_t *, const void *);
 
@@ -184,6 +188,27 @@ ur_result_t urEventRelease(ur_event_handle_t);
 ur_result_t urEventGetProfilingInfo(ur_event_handle_t, ur_profiling_info_t, size_t, void *,
                                     size_t *);
 ur_result_t urEventSetCallback(ur_event_handle_t, ur_execution_info_t, ur_event_callback_t, void *);
+
+// virtual_memory.cpp: virtual and physical memory, the context's USM copy
+ur_result_t urVirtualMemGranularityGetInfo(ur_context_handle_t, ur_device_handle_t, size_t,
+                                           ur_virtual_mem_granularity_info_t, size_t, void *,
+                                           size_t *);
+ur_result_t urVirtualMemReserve(ur_context_handle_t, const void *, size_t, void **);
+ur_result_t urVirtualMemFree(ur_context_handle_t, const void *, size_t);
+ur_result_t urVirtualMemMap(ur_context_handle_t, const void *, size_t, ur_physical_mem_handle_t,
+                            size_t, ur_virtual_mem_access_flags_t);
+ur_result_t urVirtualMemUnmap(ur_context_handle_t, const void *, size_t);
+ur_result_t urVirtualMemSetAccess(ur_context_handle_t, const void *, size_t,
+                                  ur_virtual_mem_access_flags_t);
+ur_result_t urVirtualMemGetInfo(ur_context_handle_t, const void *, size_t, ur_virtual_mem_info_t,
+                                size_t, void *, size_t *);
+ur_result_t urPhysicalMemCreate(ur_context_handle_t, ur_device_handle_t, size_t,
+                                const ur_physical_mem_properties_t *, ur_physical_mem_handle_t *);
+ur_result_t urPhysicalMemRetain(ur_physical_mem_handle_t);
+ur_result_t urPhysicalMemRelease(ur_physical_mem_handle_t);
+ur_result_t urPhysicalMemGetInfo(ur_physical_mem_handle_t, ur_physical_mem_info_t, size_t, void *,
+                                 size_t *);
+ur_result_t urUSMContextMemcpyExp(ur_context_handle_t, void *, const void *, size_t);
 
 // native.cpp: the driver's own handles
 ur_result_t urPlatformGetNativeHandle(ur_platform_handle_t, ur_native_handle_t *);

@@ -6,6 +6,8 @@
 
 #include <dglink/ur_ext.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <list>
 #include <map>
 
@@ -654,6 +656,27 @@ ur_result_t urKernelSetExecInfo(ur_kernel_handle_t hKernel, ur_kernel_exec_info_
 }
 DGLINK_UR_CATCH_ALL
 
+// A local size the launch would run with (core::suggestLocalSize); the offset does not
+// change it.
+ur_result_t urKernelGetSuggestedLocalWorkSize(ur_kernel_handle_t hKernel, ur_queue_handle_t hQueue,
+                                              uint32_t numWorkDim, const size_t *pGlobalWorkOffset,
+                                              const size_t *pGlobalWorkSize,
+                                              size_t *pSuggestedLocalWorkSize) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hKernel);
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(pGlobalWorkOffset);
+  DGLINK_UR_NOT_NULL_POINTER(pGlobalWorkSize);
+  DGLINK_UR_NOT_NULL_POINTER(pSuggestedLocalWorkSize);
+  DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
+  DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
+  size_t Local[3] = {1, 1, 1};
+  DGLINK_UR_TRY(core::suggestLocalSize(__func__, *core(hQueue), *core(hKernel), numWorkDim,
+                                       pGlobalWorkSize, Local));
+  std::copy(Local, Local + numWorkDim, pSuggestedLocalWorkSize);
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                  ur_kernel_group_info_t propName, size_t propSize, void *pPropValue,
                                  size_t *pPropSizeRet) try {
@@ -668,6 +691,16 @@ ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t 
   switch (propName) {
   case UR_KERNEL_GROUP_INFO_WORK_GROUP_SIZE:
     return Answer.value(Kernel.Impl->maxGroupSize());
+  case UR_KERNEL_GROUP_INFO_GLOBAL_WORK_SIZE: {
+    // The largest global size a launch may have per dimension: the device's work-groups
+    // per launch times its work-items per group (size_t's limit where that overflows).
+    const dglink::core::DeviceDescription &D = core(hDevice)->Description;
+    size_t Sizes[3] = {0, 0, 0};
+    for (int I = 0; I < 3; ++I)
+      if (__builtin_mul_overflow(D.Limits.MaxWorkGroups[I], D.MaxWorkItemSizes[I], &Sizes[I]))
+        Sizes[I] = SIZE_MAX;
+    return Answer.bytes(Sizes, sizeof(Sizes));
+  }
   case UR_KERNEL_GROUP_INFO_COMPILE_WORK_GROUP_SIZE: {
     // "<kernel>@reqd_work_group_size" program metadata, as UR's CUDA and HIP adapters
     // answer it; zeros where the kernel requires none.

@@ -43,11 +43,13 @@ ur_dditable_t makeTable() {
   Table.Device.pfnRetain = urDeviceRetain;
   Table.Device.pfnRelease = urDeviceRelease;
   Table.Device.pfnSelectBinary = urDeviceSelectBinary;
+  Table.Device.pfnGetGlobalTimestamps = urDeviceGetGlobalTimestamps;
 
   Table.Context.pfnCreate = urContextCreate;
   Table.Context.pfnRetain = urContextRetain;
   Table.Context.pfnRelease = urContextRelease;
   Table.Context.pfnGetInfo = urContextGetInfo;
+  Table.Context.pfnSetExtendedDeleter = urContextSetExtendedDeleter;
 
   Table.Queue.pfnCreate = urQueueCreate;
   Table.Queue.pfnRetain = urQueueRetain;
@@ -94,6 +96,7 @@ ur_dditable_t makeTable() {
   Table.Kernel.pfnGetGroupInfo = urKernelGetGroupInfo;
   Table.Kernel.pfnGetSubGroupInfo = urKernelGetSubGroupInfo;
   Table.Kernel.pfnSetExecInfo = urKernelSetExecInfo;
+  Table.Kernel.pfnGetSuggestedLocalWorkSize = urKernelGetSuggestedLocalWorkSize;
 
   Table.Enqueue.pfnEventsWait = urEnqueueEventsWait;
   Table.Enqueue.pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;
@@ -114,6 +117,19 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnDeviceGlobalVariableWrite = urEnqueueDeviceGlobalVariableWrite;
   Table.Enqueue.pfnDeviceGlobalVariableRead = urEnqueueDeviceGlobalVariableRead;
   Table.EnqueueExp.pfnKernelLaunchWithArgsExp = urEnqueueKernelLaunchWithArgsExp;
+
+  Table.VirtualMem.pfnGranularityGetInfo = urVirtualMemGranularityGetInfo;
+  Table.VirtualMem.pfnReserve = urVirtualMemReserve;
+  Table.VirtualMem.pfnFree = urVirtualMemFree;
+  Table.VirtualMem.pfnMap = urVirtualMemMap;
+  Table.VirtualMem.pfnUnmap = urVirtualMemUnmap;
+  Table.VirtualMem.pfnSetAccess = urVirtualMemSetAccess;
+  Table.VirtualMem.pfnGetInfo = urVirtualMemGetInfo;
+  Table.PhysicalMem.pfnCreate = urPhysicalMemCreate;
+  Table.PhysicalMem.pfnRetain = urPhysicalMemRetain;
+  Table.PhysicalMem.pfnRelease = urPhysicalMemRelease;
+  Table.PhysicalMem.pfnGetInfo = urPhysicalMemGetInfo;
+  Table.USMExp.pfnContextMemcpyExp = urUSMContextMemcpyExp;
 
   Table.Event.pfnWait = urEventWait;
   Table.Event.pfnGetInfo = urEventGetInfo;

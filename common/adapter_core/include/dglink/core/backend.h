@@ -146,6 +146,19 @@ public:
 class DeviceImpl : public BackendObject {
 public:
   ~DeviceImpl() override;
+  // The device's memory not in use now, in bytes (UR's GLOBAL_MEM_FREE); false where the
+  // driver cannot say.
+  virtual bool freeMemory(pi_uint64 &Bytes) const {
+    (void)Bytes;
+    return false;
+  }
+  // The device's global timer now, in nanoseconds, on the clock its events' profiling
+  // times use (UR's urDeviceGetGlobalTimestamps). By default PI_ERROR_UNSUPPORTED_FEATURE
+  // (no message): the backend has no such timer.
+  virtual pi_result globalTimestamp(pi_uint64 &Nanoseconds) {
+    (void)Nanoseconds;
+    return PI_ERROR_UNSUPPORTED_FEATURE;
+  }
 };
 
 class EventImpl : public BackendObject {
@@ -299,6 +312,17 @@ public:
                               const Enqueue &Request);
 };
 
+// Physical memory of one device (PhysicalMemory's Impl): its destructor gives the
+// driver's handle back (the driver frees the memory once no range maps it).
+class PhysicalMemImpl : public BackendObject {
+public:
+  ~PhysicalMemImpl() override;
+};
+
+// What the devices of a context may do with a mapped virtual range (UR's
+// ur_virtual_mem_access_flags_t: READ_WRITE before READ_ONLY where both are set).
+enum class VirtualAccess { None, ReadOnly, ReadWrite };
+
 class ContextImpl : public BackendObject {
 public:
   ~ContextImpl() override;
@@ -343,6 +367,35 @@ public:
                                std::unique_ptr<QueueImpl> &Impl);
   virtual pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                                std::unique_ptr<EventImpl> &Impl, uintptr_t &NativeQueue);
+
+  // ---- Virtual memory (a face's urVirtualMem* / urPhysicalMem*; virtual_memory.cpp).
+  // Called only where every device involved says Description.VirtualMemory, with the
+  // handles, the device (one of the context's), the addresses (not null) and the sizes
+  // (not 0; physical sizes a multiple of the minimum granularity) checked. By default
+  // PI_ERROR_UNSUPPORTED_FEATURE with a message naming Function. The driver's own
+  // refusals (a range not reserved, not mapped, misaligned) are its errors.
+  // The size physical memory of Device and virtual ranges are multiples of: the least
+  // the driver takes, or the one it recommends.
+  virtual pi_result memoryGranularity(const char *Function, const _pi_device &Device,
+                                      bool Recommended, size_t &Out);
+  // Reserves Size bytes of virtual addresses for every device of the context, at Hint
+  // where the driver can (Hint may be null: anywhere).
+  virtual pi_result reserveAddresses(const char *Function, const void *Hint, size_t Size,
+                                     void *&Start);
+  virtual pi_result freeAddresses(const char *Function, const void *Start, size_t Size);
+  // Size bytes of Device's memory, exportable to other processes where Shareable.
+  virtual pi_result createPhysicalMemory(const char *Function, _pi_device &Device, size_t Size,
+                                         bool Shareable, std::unique_ptr<PhysicalMemImpl> &Impl);
+  // Maps Size bytes of Physical, from Offset, at Start (reserved, not mapped); no device
+  // may access the range until setAccess.
+  virtual pi_result mapAddresses(const char *Function, const void *Start, size_t Size,
+                                 PhysicalMemImpl &Physical, size_t Offset);
+  virtual pi_result unmapAddresses(const char *Function, const void *Start, size_t Size);
+  // Sets what every device of the context may do with the mapped range.
+  virtual pi_result setAccess(const char *Function, const void *Start, size_t Size,
+                              VirtualAccess Access);
+  // What the context's (first) device may do with the mapped range at Start.
+  virtual pi_result access(const char *Function, const void *Start, VirtualAccess &Out);
 };
 
 // The adapter: one per library, made by the backend's factory.
@@ -400,6 +453,11 @@ pi_result enqueueUsmPrefetch(const char *Function, pi_queue Queue, const void *P
 pi_result enqueueUsmAdvise(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
                            uint32_t Advice, pi_event *Event);
 
+// Calls Deleter(Data) once Context is destroyed (UR's urContextSetExtendedDeleter), after
+// the deleters set before it.
+pi_result addContextDeleter(const char *Function, pi_context Context, void (*Deleter)(void *),
+                            void *Data);
+
 // What a pointer is in Context: false where neither the core nor the driver knows it.
 bool findUsmAllocation(_pi_context &Context, const void *Pointer, UsmAllocationInfo &Out);
 
@@ -425,6 +483,14 @@ pi_result allocateUsm(const char *Function, void **ResultPtr, pi_context Context
 pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device &Device,
                            KernelDeviceProperties &Out);
 
+// A local size for a launch of Kernel on Queue's device with these global sizes (UR's
+// urKernelGetSuggestedLocalWorkSize): the kernel's reqd_work_group_size where it has one,
+// else the largest groups that divide the global sizes, dimension 0 first, within the
+// kernel's and the device's limits. The launch checks apply (work dimension 1 to 3,
+// global sizes not 0).
+pi_result suggestLocalSize(const char *Function, _pi_queue &Queue, _pi_kernel &Kernel,
+                           pi_uint32 WorkDim, const size_t *GlobalWorkSize, size_t *Local);
+
 // Objects from native handles. A platform or device is the discovered one whose
 // driver handle it is (PI_ERROR_INVALID_VALUE where none is). A queue or event is made by
 // the backend (ContextImpl::adoptQueue/adoptEvent), except the native event 0, which
@@ -437,6 +503,35 @@ pi_result queueFromNative(const char *Function, uintptr_t Native, pi_context Con
                           pi_device Device, bool Owned, pi_queue *Out);
 pi_result eventFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
                           pi_event *Out);
+
+// Virtual memory (virtual_memory.cpp), over ContextImpl's hooks: the handles first,
+// then what the devices can do (PI_ERROR_UNSUPPORTED_FEATURE where one has no virtual
+// memory), then the hook. Device may be null for the granularity: then it suits every
+// device of the context (the largest of theirs).
+pi_result virtualMemGranularity(const char *Function, pi_context Context, pi_device Device,
+                                bool Recommended, size_t &Out);
+pi_result virtualMemReserve(const char *Function, pi_context Context, const void *Hint, size_t Size,
+                            void *&Start);
+pi_result virtualMemFree(const char *Function, pi_context Context, const void *Start, size_t Size);
+// Access is applied after the mapping where Apply is true (UR's flags not 0); a failure
+// there undoes the mapping.
+pi_result virtualMemMap(const char *Function, pi_context Context, const void *Start, size_t Size,
+                        PhysicalMemory *Physical, size_t Offset, bool Apply, VirtualAccess Access);
+pi_result virtualMemUnmap(const char *Function, pi_context Context, const void *Start, size_t Size);
+pi_result virtualMemSetAccess(const char *Function, pi_context Context, const void *Start,
+                              size_t Size, VirtualAccess Access);
+pi_result virtualMemAccess(const char *Function, pi_context Context, const void *Start,
+                           VirtualAccess &Out);
+// A size that is not a multiple of the device's minimum granularity is
+// PI_ERROR_INVALID_BUFFER_SIZE (UR: INVALID_SIZE).
+pi_result physicalMemCreate(const char *Function, pi_context Context, pi_device Device, size_t Size,
+                            bool Shareable, PhysicalMemory *&Out);
+
+// A blocking copy of Size bytes between two USM (or host) pointers in Context, with no
+// queue of the caller's (UR's urUSMContextMemcpyExp): on a queue of its own on the device
+// whose USM one of the pointers is (else the context's first device), made for the copy.
+pi_result usmContextCopy(const char *Function, pi_context Context, void *Dst, const void *Src,
+                         size_t Size);
 
 // Messages the backends share.
 pi_result unknownKernel(const char *Name, const _pi_program &Program);

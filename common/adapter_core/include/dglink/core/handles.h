@@ -17,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct _pi_device;
@@ -34,6 +35,7 @@ class KernelImpl;
 class EventImpl;
 struct UsmPool;
 class UsmPoolState;
+class PhysicalMemImpl;
 
 // The PI function table (platform.cpp): one per adapter library, since each links its
 // own copy of the core.
@@ -53,8 +55,9 @@ enum class HandleKind : uint32_t {
   Program,
   Kernel,
   Event,
-  UsmPool,      // UR's USM pools (usm_pool.cpp); PI has none
-  CommandBuffer // UR's command buffers (command_buffer.cpp); PI has none
+  UsmPool,       // UR's USM pools (usm_pool.cpp); PI has none
+  CommandBuffer, // UR's command buffers (command_buffer.cpp); PI has none
+  PhysicalMem    // UR's physical memory (urPhysicalMemCreate); PI has none
 };
 
 // "queue", "program", ...
@@ -187,6 +190,18 @@ struct DeviceDescription {
   pi_usm_mechanism Usm = PI_USM_MECHANISM_NONE;
   std::string RuntimeVersion; // the backend's version for the device ("3.0", "9.0")
   bool IntegratedGpu = false;
+  // The driver reserves virtual addresses and maps physical memory of this device onto
+  // them (UR's urVirtualMem* / urPhysicalMem*: ContextImpl's virtual-memory hooks).
+  bool VirtualMemory = false;
+  // Facts for UR's optional queries, where the driver states them (empty / 0 where it
+  // does not: the face answers UNSUPPORTED_ENUMERATION): the 16-byte UUID, the PCI
+  // address ("DDDD:BB:DD.F"), the memory's peak clock and bus width, the 32-bit
+  // registers one work-group may use.
+  std::vector<uint8_t> Uuid;
+  std::string PciAddress;
+  pi_uint32 MemoryClockMHz = 0;
+  pi_uint32 MemoryBusWidthBits = 0;
+  pi_uint32 MaxRegistersPerWorkGroup = 0;
   DeviceLimits Limits;
   DeviceMemory Memory;
   DeviceAtomics Atomics;
@@ -249,6 +264,10 @@ struct _pi_context : dglink::core::HandleHeader {
   // that was freed again (urUSMFree's promise: commands that used it are done).
   std::mutex QueuesMutex;
   std::set<_pi_queue *> Queues; // guarded by QueuesMutex
+  // Functions to call, each with its data, once the context is destroyed (UR's
+  // urContextSetExtendedDeleter), in the order they were set.
+  std::mutex DeleterMutex;
+  std::vector<std::pair<void (*)(void *), void *>> Deleters; // guarded by DeleterMutex
   std::unique_ptr<dglink::core::ContextImpl> Impl;
 
   bool hasDevice(const _pi_device *Device) const;
@@ -423,6 +442,18 @@ struct _pi_event : dglink::core::HandleHeader {
 
 namespace dglink::core {
 
+// Physical memory of one device that virtual address ranges of its context map onto
+// (UR's ur_physical_mem_handle_t; PI has no such object): virtual_memory.cpp.
+struct PhysicalMemory : HandleHeader {
+  static constexpr HandleKind Kind = HandleKind::PhysicalMem;
+  PhysicalMemory() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  _pi_device *Device = nullptr;
+  size_t Size = 0;
+  bool Shareable = false; // made for export to other processes (UR's ENABLE_IPC)
+  std::unique_ptr<PhysicalMemImpl> Impl;
+};
+
 // The adapter's name in messages ("not a handle of the Level Zero adapter"), from
 // the backend.
 const char *adapterLabel();
@@ -466,6 +497,7 @@ void release(_pi_command_buffer *CommandBuffer);
 void release(UsmPool *Pool);
 // The last release of a pool returns its memory to the driver first (usm_pool.cpp).
 void dropUsmPoolMemory(UsmPool &Pool);
+void release(PhysicalMemory *Physical);
 
 // Makes a handle (an allocation point of the fault injection, below).
 template <typename Handle> std::unique_ptr<Handle> makeHandle();

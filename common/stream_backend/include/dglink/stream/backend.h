@@ -68,8 +68,25 @@ inline Driver &driver() { return streamBackend().driver(); }
 class StreamDevice final : public core::DeviceImpl {
 public:
   bool nativeHandle(uintptr_t &Out) const override { return driver().nativeDevice(Ordinal, Out); }
+  bool freeMemory(pi_uint64 &Bytes) const override {
+    size_t Free = 0;
+    if (!driver().freeMemory(Ordinal, Free))
+      return false;
+    Bytes = Free;
+    return true;
+  }
+  // A timed event recorded now, placed on the host's steady clock as a profiling
+  // queue's are (device_clock.cpp).
+  pi_result globalTimestamp(pi_uint64 &Nanoseconds) override;
   int Ordinal = 0;
   DeviceInfo Info;
+
+private:
+  // The device's clock: a timed event recorded on the device's default stream and the
+  // host's steady clock when it completed; made on first use, kept for the process.
+  std::mutex ClockMutex;
+  Event ClockBase = nullptr;          // guarded by ClockMutex
+  pi_uint64 ClockBaseNanoseconds = 0; // guarded by ClockMutex
 };
 
 inline StreamDevice &streamDevice(const _pi_device &Device) {
@@ -108,6 +125,21 @@ public:
   // the context the stream belongs to; Owned: the queue destroys it at the end.
   pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
                        std::unique_ptr<core::QueueImpl> &Impl) override;
+  // Virtual memory (virtual_memory.cpp): the driver's, for every device of the context.
+  pi_result memoryGranularity(const char *Function, const _pi_device &Device, bool Recommended,
+                              size_t &Out) override;
+  pi_result reserveAddresses(const char *Function, const void *Hint, size_t Size,
+                             void *&Start) override;
+  pi_result freeAddresses(const char *Function, const void *Start, size_t Size) override;
+  pi_result createPhysicalMemory(const char *Function, _pi_device &Device, size_t Size,
+                                 bool Shareable,
+                                 std::unique_ptr<core::PhysicalMemImpl> &Impl) override;
+  pi_result mapAddresses(const char *Function, const void *Start, size_t Size,
+                         core::PhysicalMemImpl &Physical, size_t Offset) override;
+  pi_result unmapAddresses(const char *Function, const void *Start, size_t Size) override;
+  pi_result setAccess(const char *Function, const void *Start, size_t Size,
+                      core::VirtualAccess Access) override;
+  pi_result access(const char *Function, const void *Start, core::VirtualAccess &Out) override;
 
   // The primary context of a context of one device; a context of several has no one
   // driver context.
@@ -228,6 +260,16 @@ public:
   void *Pointer;
   Owns Ownership;
   void *Host = nullptr; // the registered memory (Owns::Registration)
+};
+
+// Physical memory of one device (UR's urPhysicalMemCreate): the driver's handle, given
+// back at the end (the driver frees the memory once no range maps it).
+class StreamPhysicalMem final : public core::PhysicalMemImpl {
+public:
+  explicit StreamPhysicalMem(PhysicalHandle TheHandle) : Handle(TheHandle) {}
+  ~StreamPhysicalMem() override;
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
+  const PhysicalHandle Handle;
 };
 
 // A module loaded on one device.

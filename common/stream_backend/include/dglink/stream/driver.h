@@ -50,7 +50,24 @@ struct DeviceInfo {
   bool Integrated = false;
   bool Int64Atomics = false;
   size_t TimerResolutionNs = 0; // of the driver's event timing, as its documentation says
+  // The driver reserves virtual addresses and maps the device's physical memory onto
+  // them (CUDA's and HIP's virtual memory management attribute, and the calls present).
+  bool VirtualMemory = false;
+  // Identity and memory facts for UR's optional queries (empty / 0 where the driver does
+  // not say): the UUID, the PCI address "DDDD:BB:DD.F", the memory's peak clock and bus
+  // width, the 32-bit registers one block may use.
+  std::vector<unsigned char> Uuid;
+  std::string PciAddress;
+  int MemoryClockKHz = 0;
+  int MemoryBusWidthBits = 0;
+  int RegistersPerBlock = 0;
 };
+
+// What a device may do with a mapped virtual range.
+enum class VirtualAccess { None, ReadOnly, ReadWrite };
+// The driver's handle of physical memory (CUmemGenericAllocationHandle,
+// hipMemGenericAllocationHandle_t), as an integer.
+using PhysicalHandle = uint64_t;
 
 // The device code a driver runs.
 enum class CodeKind {
@@ -93,6 +110,8 @@ public:
   // memory directly, and turning that on (for the process; on again is no error). By
   // default there is none, and the driver stages copies between devices through the host.
   virtual bool canAccessPeer(int From, int To);
+  // The device's memory not in use now, in bytes; false where the driver cannot say.
+  virtual bool freeMemory(int Ordinal, size_t &Bytes);
   virtual pi_result enablePeerAccess(int From, int To);
 
   // ---- Streams and events (events without timing).
@@ -152,6 +171,30 @@ public:
   virtual pi_result createTimedEvent(Event &Out);
   // Milliseconds from From to To, both recorded and complete.
   virtual pi_result elapsed(Event From, Event To, float &Milliseconds);
+
+  // ---- Virtual memory (UR's urVirtualMem* / urPhysicalMem*), where
+  // DeviceInfo::VirtualMemory says the device has it. PI_ERROR_UNSUPPORTED_FEATURE (no
+  // message) by default. Every call may be made with any device's context current.
+  // The granularity of physical memory on the device and of virtual ranges mapping it:
+  // the least the driver takes, or the one it recommends.
+  virtual pi_result memoryGranularity(int Ordinal, bool Recommended, size_t &Out);
+  // Size bytes of addresses, reserved for every device of the process, at Hint where
+  // the driver can (null: anywhere); freed by freeAddresses with the same range.
+  virtual pi_result reserveAddresses(const void *Hint, size_t Size, void *&Start);
+  virtual pi_result freeAddresses(const void *Start, size_t Size);
+  // Size bytes of the device's memory (exportable as a file descriptor where
+  // Shareable); released by releasePhysical, the memory lives on while a range maps it.
+  virtual pi_result createPhysical(int Ordinal, size_t Size, bool Shareable, PhysicalHandle &Out);
+  virtual void releasePhysical(PhysicalHandle Handle);
+  // Maps Size bytes of Physical from Offset at Start (reserved); no device accesses it
+  // before setAccess.
+  virtual pi_result mapAddresses(const void *Start, size_t Size, PhysicalHandle Physical,
+                                 size_t Offset);
+  virtual pi_result unmapAddresses(const void *Start, size_t Size);
+  // What each device of Ordinals may do with the mapped range; what one device may.
+  virtual pi_result setAccess(const void *Start, size_t Size, const std::vector<int> &Ordinals,
+                              VirtualAccess Access);
+  virtual pi_result access(const void *Start, int Ordinal, VirtualAccess &Out);
 
   // ---- Modules and kernels.
   // Loads a loadable image; a failure is PI_ERROR_BUILD_PROGRAM_FAILURE, and Log gets
