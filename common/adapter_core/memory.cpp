@@ -414,7 +414,8 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
   if (!Native && Size == 0) // nothing to write: a command that only orders (as the driver's)
     return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false,
-                  Event, [&](const Enqueue &Request) { return Queue->Impl->marker(false, Request); });
+                  Event,
+                  [&](const Enqueue &Request) { return Queue->Impl->marker(false, Request); });
   if (!Native) {
     const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
     return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true, Event,
