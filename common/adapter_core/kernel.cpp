@@ -126,7 +126,8 @@ pi_result suggestLocalSize(const char *Function, _pi_queue &Queue, _pi_kernel &K
     return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: kernel '{}' is not built for device '{}'",
                         Function, dglink::clip(Kernel.Name), Device.Description.Name);
   LaunchShape Shape;
-  DGLINK_TRY(checkLaunch(Device, Kernel, WorkDim, nullptr, GlobalWorkSize, nullptr, Shape));
+  DGLINK_TRY(
+      checkLaunch(Function, Device, Kernel, WorkDim, nullptr, GlobalWorkSize, nullptr, Shape));
   if (Shape.LocalGiven) { // the kernel's reqd_work_group_size
     std::copy(Shape.Local, Shape.Local + WorkDim, Local);
     return PI_SUCCESS;
