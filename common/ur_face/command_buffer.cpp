@@ -67,8 +67,10 @@ ur_result_t checkAlternatives(const char *Function, ur_kernel_handle_t Kernel, u
 ur_result_t launchArguments(const char *Function, _pi_kernel &Kernel, uint32_t Count,
                             const ur_exp_kernel_arg_properties_t *Args,
                             std::map<pi_uint32, core::KernelArgument> &Out) {
+  // Where the driver does not describe the kernel's parameters (HIP), the arguments set
+  // so far are the least it has.
   const pi_uint32 Expected = Kernel.Impl->numArguments();
-  if (Count != Expected)
+  if (Kernel.Impl->knowsArguments() ? Count != Expected : Count < Expected)
     return failUr(UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX,
                   "{}: {} arguments given, kernel '{}' has {}", Function, Count,
                   dglink::clip(Kernel.Name), Expected);

@@ -192,6 +192,9 @@ public:
   ~KernelImpl() override;
   // The number of arguments callers set.
   virtual pi_uint32 numArguments() const = 0;
+  // Whether numArguments() is the kernel's own count (the driver describes its
+  // parameters), not only how many arguments were set so far.
+  virtual bool knowsArguments() const { return true; }
   // The most work-items one group of this kernel may have.
   virtual size_t maxGroupSize() const = 0;
   // A by-value argument (pointers too: Value points at the pointer); a null Value is

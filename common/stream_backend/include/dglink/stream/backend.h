@@ -328,6 +328,7 @@ public:
   StreamKernel(std::string TheName, std::vector<DeviceFunction> TheFunctions)
       : Name(std::move(TheName)), Functions(std::move(TheFunctions)) {}
   pi_uint32 numArguments() const override;
+  bool knowsArguments() const override { return ParameterSizesKnown; }
   size_t maxGroupSize() const override { return static_cast<size_t>(MaxThreadsPerBlock); }
   pi_result setArgument(const char *Function, pi_uint32 Index, size_t Size,
                         const void *Value) override;
