@@ -10,6 +10,10 @@ struct LastError {
 thread_local LastError ThreadLastError;
 } // namespace
 
+std::string vformatText(fmt::string_view Format, fmt::format_args Arguments) {
+  return fmt::vformat(Format, Arguments);
+}
+
 pi_result setLastError(pi_result Code, std::string Message) {
   ThreadLastError.Code = Code;
   ThreadLastError.Message = std::move(Message);

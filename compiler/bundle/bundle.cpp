@@ -153,9 +153,9 @@ private:
   }
 
   pi_result readImage(uint64_t Index, uint64_t At, BundleImage &Image) const {
-    const std::string Where = fmt::format("image {}", Index);
+    const std::string Where = formatText("image {}", Index);
     DGLINK_TRY(readString(Where + ": name", u32(At), Image.Name));
-    const std::string Named = fmt::format("image {} ('{}')", Index, Image.Name);
+    const std::string Named = formatText("image {} ('{}')", Index, Image.Name);
     DGLINK_TRY(readString(Named + ": target", u32(At + 4), Image.Target));
     DGLINK_TRY(readString(Named + ": compile options", u32(At + 8), Image.CompileOptions));
     DGLINK_TRY(readString(Named + ": link options", u32(At + 12), Image.LinkOptions));
@@ -180,7 +180,7 @@ private:
     DGLINK_TRY(checkTable(Named + ": entry table", EntriesOffset, EntryCount, EntryRecordSize));
     Image.Entries.resize(EntryCount);
     for (uint64_t E = 0; E < EntryCount; ++E) {
-      DGLINK_TRY(readString(fmt::format("{}: entry {}", Named, E),
+      DGLINK_TRY(readString(formatText("{}: entry {}", Named, E),
                             u32(EntriesOffset + E * EntryRecordSize), Image.Entries[E]));
       if (Image.Entries[E].empty())
         return fail(PI_ERROR_INVALID_BINARY, "{}: entry {} has an empty name", Named, E);
@@ -200,10 +200,10 @@ private:
 
   pi_result readSet(const std::string &Image, uint64_t Index, uint64_t At,
                     BundlePropertySet &Set) const {
-    DGLINK_TRY(readString(fmt::format("{}: property set {}", Image, Index), u32(At), Set.Name));
+    DGLINK_TRY(readString(formatText("{}: property set {}", Image, Index), u32(At), Set.Name));
     if (Set.Name.empty())
       return fail(PI_ERROR_INVALID_BINARY, "{}: property set {} has an empty name", Image, Index);
-    const std::string Named = fmt::format("{}, property set '{}'", Image, Set.Name);
+    const std::string Named = formatText("{}, property set '{}'", Image, Set.Name);
     const uint64_t Count = u32(At + 4);
     const uint64_t PropertiesOffset = u64(At + 8);
     DGLINK_TRY(checkTable(Named + ": property table", PropertiesOffset, Count, PropertyRecordSize));
@@ -212,8 +212,8 @@ private:
     for (uint64_t P = 0; P < Count; ++P) {
       BundleProperty &Property = Set.Properties[P];
       const uint64_t Record = PropertiesOffset + P * PropertyRecordSize;
-      DGLINK_TRY(readString(fmt::format("{}: property {}", Named, P), u32(Record), Property.Name));
-      const std::string Where = fmt::format("{}, property '{}'", Named, Property.Name);
+      DGLINK_TRY(readString(formatText("{}: property {}", Named, P), u32(Record), Property.Name));
+      const std::string Where = formatText("{}, property '{}'", Named, Property.Name);
       if (Property.Name.empty() || !Names.insert(Property.Name).second)
         return fail(PI_ERROR_INVALID_BINARY, "{}: empty or repeated property name", Where);
       const uint64_t Type = u32(Record + 4);

@@ -1,8 +1,7 @@
 // The embeddable form of a bundle: generated C++ source with the pi_device_binaries
 // structures as static data, registered with the host program at start-up.
 #include <dglink/compiler/bundle.h>
-
-#include <fmt/format.h>
+#include <dglink/support/error.h>
 
 namespace dglink {
 
@@ -10,9 +9,9 @@ namespace {
 
 // Sixteen bytes a line keeps the generated source readable in a diff.
 std::string byteArray(const std::string &Name, const uint8_t *Bytes, size_t Count) {
-  std::string Out = fmt::format("alignas(8) unsigned char {}[] = {{", Name);
+  std::string Out = formatText("alignas(8) unsigned char {}[] = {{", Name);
   for (size_t I = 0; I < Count; ++I)
-    Out += fmt::format("{}0x{:02x},", I % 16 == 0 ? "\n    " : " ", Bytes[I]);
+    Out += formatText("{}0x{:02x},", I % 16 == 0 ? "\n    " : " ", Bytes[I]);
   // A NUL after the bytes (not counted) lets a driver read a text image as a string,
   // and keeps an empty array legal.
   Out += "\n    0x00};\n";
@@ -32,8 +31,8 @@ std::string writeEmbeddedSource(const Bundle &Input, const std::string &Symbol) 
   const size_t Count = Input.Images.size();
   for (size_t I = 0; I < Count; ++I) {
     const BundleImage &Image = Input.Images[I];
-    const std::string Prefix = fmt::format("Image{}", I);
-    Data += fmt::format("// image {}: {} ({}, {})\n", I, Image.Name, Image.Target,
+    const std::string Prefix = formatText("Image{}", I);
+    Data += formatText("// image {}: {} ({}, {})\n", I, Image.Name, Image.Target,
                         binaryFormatName(Image.Format));
     Data += byteArray(Prefix + "Binary", Image.Binary.data(), Image.Binary.size());
     Data += stringArray(Prefix + "Target", Image.Target);
@@ -42,42 +41,42 @@ std::string writeEmbeddedSource(const Bundle &Input, const std::string &Symbol) 
 
     std::string Entries;
     for (size_t E = 0; E < Image.Entries.size(); ++E) {
-      Data += stringArray(fmt::format("{}Entry{}", Prefix, E), Image.Entries[E]);
-      Entries += fmt::format("    {{nullptr, reinterpret_cast<char *>({}Entry{}), 0, 0, 0}},\n",
+      Data += stringArray(formatText("{}Entry{}", Prefix, E), Image.Entries[E]);
+      Entries += formatText("    {{nullptr, reinterpret_cast<char *>({}Entry{}), 0, 0, 0}},\n",
                              Prefix, E);
     }
     // One spare element keeps every array non-empty; the ranges exclude it.
     Tables +=
-        fmt::format("_pi_offload_entry_struct {}Entries[] = {{\n{}    {{}}}};\n", Prefix, Entries);
+        formatText("_pi_offload_entry_struct {}Entries[] = {{\n{}    {{}}}};\n", Prefix, Entries);
 
     std::string Properties;
     std::string Sets;
     size_t PropertyIndex = 0;
     for (size_t S = 0; S < Image.PropertySets.size(); ++S) {
       const BundlePropertySet &Set = Image.PropertySets[S];
-      Data += stringArray(fmt::format("{}Set{}", Prefix, S), Set.Name);
-      Sets += fmt::format("    {{reinterpret_cast<char *>({0}Set{1}), {0}Properties + {2}, "
+      Data += stringArray(formatText("{}Set{}", Prefix, S), Set.Name);
+      Sets += formatText("    {{reinterpret_cast<char *>({0}Set{1}), {0}Properties + {2}, "
                           "{0}Properties + {3}}},\n",
                           Prefix, S, PropertyIndex, PropertyIndex + Set.Properties.size());
       for (const BundleProperty &Property : Set.Properties) {
-        const std::string Name = fmt::format("{}Property{}", Prefix, PropertyIndex);
+        const std::string Name = formatText("{}Property{}", Prefix, PropertyIndex);
         Data += stringArray(Name + "Name", Property.Name);
         std::string Value = "nullptr";
         if (Property.Type != PI_PROPERTY_TYPE_UINT32) {
           Data += byteArray(Name + "Value", Property.Value.data(), Property.Value.size());
           Value = Name + "Value";
         }
-        Properties += fmt::format("    {{reinterpret_cast<char *>({}Name), {}, {}, {}u}},\n", Name,
+        Properties += formatText("    {{reinterpret_cast<char *>({}Name), {}, {}, {}u}},\n", Name,
                                   Value, static_cast<unsigned>(Property.Type), Property.ValSize);
         ++PropertyIndex;
       }
     }
-    Tables += fmt::format("_pi_device_binary_property_struct {}Properties[] = {{\n{}    {{}}}};\n",
+    Tables += formatText("_pi_device_binary_property_struct {}Properties[] = {{\n{}    {{}}}};\n",
                           Prefix, Properties);
-    Tables += fmt::format("_pi_device_binary_property_set_struct {}Sets[] = {{\n{}    {{}}}};\n\n",
+    Tables += formatText("_pi_device_binary_property_set_struct {}Sets[] = {{\n{}    {{}}}};\n\n",
                           Prefix, Sets);
     Images +=
-        fmt::format("    {{PI_DEVICE_BINARY_VERSION, PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL, {0}, "
+        formatText("    {{PI_DEVICE_BINARY_VERSION, PI_DEVICE_BINARY_OFFLOAD_KIND_SYCL, {0}, "
                     "reinterpret_cast<const char *>({1}Target),\n"
                     "     reinterpret_cast<const char *>({1}CompileOptions), "
                     "reinterpret_cast<const char *>({1}LinkOptions), nullptr, nullptr,\n"
@@ -86,7 +85,7 @@ std::string writeEmbeddedSource(const Bundle &Input, const std::string &Symbol) 
                     static_cast<unsigned>(Image.Format), Prefix, Image.Binary.size(),
                     Image.Entries.size(), Image.PropertySets.size());
   }
-  return fmt::format(
+  return formatText(
       R"(// Generated by the dglink shim (writeEmbeddedSource): {0} device images laid out
 // like DPC++'s pi_device_binaries_struct. Do not edit.
 #include <dglink/pi.h>

@@ -38,9 +38,20 @@ inline std::string clip(const char *Text) {
 // The PI name of a result code ("PI_ERROR_INVALID_VALUE").
 DGLINK_SUPPORT_API const char *resultName(pi_result Code);
 
+// fmt's formatting, done inside libdglink_support: code that formats through these
+// (every message, and the installed static library libdglink_bundle.a) needs fmt's
+// headers to compile but not libfmt to link, so a program linking the installed
+// dglink::bundle needs no fmt of its own.
+DGLINK_SUPPORT_API std::string vformatText(fmt::string_view Format, fmt::format_args Arguments);
+
+template <typename... Args>
+std::string formatText(fmt::format_string<Args...> Format, Args &&...Arguments) {
+  return vformatText(Format, fmt::make_format_args(Arguments...));
+}
+
 template <typename... Args>
 pi_result fail(pi_result Code, fmt::format_string<Args...> Format, Args &&...Arguments) {
-  return setLastError(Code, fmt::format(Format, std::forward<Args>(Arguments)...));
+  return setLastError(Code, vformatText(Format, fmt::make_format_args(Arguments...)));
 }
 
 } // namespace dglink
