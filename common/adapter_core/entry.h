@@ -5,6 +5,8 @@
 #include <dglink/core/backend.h>
 #include <dglink/support/info.h>
 
+#include <optional>
+
 // Every export: `pi_result piX(...) try { DGLINK_ENTRY(); ... } DGLINK_CATCH_ALL`.
 // Nothing thrown leaves the C ABI (an allocation failure becomes
 // PI_ERROR_OUT_OF_HOST_MEMORY), and the test-only fault injection has its first
@@ -34,7 +36,11 @@ inline void raiseTo(std::atomic<uint64_t> &Value, uint64_t Floor) {
 // The core's records of the USM allocations made through a context (usm.cpp).
 void recordUsmAllocation(_pi_context &Context, void *Pointer, size_t Size, UsmKind Kind,
                          _pi_device *Device);
-void forgetUsmAllocation(_pi_context &Context, void *Pointer);
+// Takes the record of Pointer out (before the driver frees it: once freed, the driver
+// may hand the same address to another thread's allocation, whose record must stay);
+// a failed free puts it back with restoreUsmAllocation.
+std::optional<UsmRecord> forgetUsmAllocation(_pi_context &Context, void *Pointer);
+void restoreUsmAllocation(_pi_context &Context, void *Pointer, const UsmRecord &Record);
 
 // Memory-command checks (memory.cpp), which command buffers make at append time too.
 // Whether the backends' fill hooks take a pattern of this size; else the core tiles it.

@@ -373,8 +373,12 @@ PI_API_EXPORT pi_result piextUSMFree(pi_context Context, void *Ptr) try {
     return PI_SUCCESS;
   if (pi_result Result = PI_SUCCESS; freeToPool(__func__, *Context, Ptr, Result))
     return Result;
-  DGLINK_TRY(Context->Impl->freeUsm(Ptr));
-  forgetUsmAllocation(*Context, Ptr);
+  const std::optional<UsmRecord> Record = forgetUsmAllocation(*Context, Ptr);
+  if (pi_result Result = Context->Impl->freeUsm(Ptr); Result != PI_SUCCESS) {
+    if (Record)
+      restoreUsmAllocation(*Context, Ptr, *Record);
+    return Result;
+  }
   return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL

@@ -15,9 +15,17 @@ void recordUsmAllocation(_pi_context &Context, void *Pointer, size_t Size, UsmKi
   Context.UsmAllocations[reinterpret_cast<uintptr_t>(Pointer)] = UsmRecord{Size, Kind, Device};
 }
 
-void forgetUsmAllocation(_pi_context &Context, void *Pointer) {
+std::optional<UsmRecord> forgetUsmAllocation(_pi_context &Context, void *Pointer) {
   const std::lock_guard<std::mutex> Lock(Context.UsmMutex);
-  Context.UsmAllocations.erase(reinterpret_cast<uintptr_t>(Pointer));
+  auto Node = Context.UsmAllocations.extract(reinterpret_cast<uintptr_t>(Pointer));
+  if (Node.empty())
+    return std::nullopt;
+  return Node.mapped();
+}
+
+void restoreUsmAllocation(_pi_context &Context, void *Pointer, const UsmRecord &Record) {
+  const std::lock_guard<std::mutex> Lock(Context.UsmMutex);
+  Context.UsmAllocations.emplace(reinterpret_cast<uintptr_t>(Pointer), Record);
 }
 
 bool findUsmAllocation(_pi_context &Context, const void *Pointer, UsmAllocationInfo &Out) {
