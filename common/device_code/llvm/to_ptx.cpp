@@ -383,7 +383,8 @@ llvm::IRBuilder<> startDefinition(llvm::Function &F) {
   return llvm::IRBuilder<>(llvm::BasicBlock::Create(F.getContext(), "entry", &F));
 }
 
-bool hasType(const llvm::Function &F, llvm::Type *Result, std::vector<llvm::Type *> Parameters) {
+bool hasType(const llvm::Function &F, llvm::Type *Result,
+             const std::vector<llvm::Type *> &Parameters) {
   return F.getFunctionType() == llvm::FunctionType::get(Result, Parameters, false);
 }
 
@@ -493,7 +494,7 @@ void defineWorkItemFunctions(llvm::Module &M) {
   }
   // bar.sync orders every state space among the threads of a block: OpenCL's work-group
   // barrier for local and global memory alike.
-  auto DefineWith = [&](const char *Name, std::vector<llvm::Type *> Parameters,
+  auto DefineWith = [&](const char *Name, const std::vector<llvm::Type *> &Parameters,
                         llvm::Intrinsic::ID Id) {
     if (llvm::Function *F = Declared(Name); F != nullptr && hasType(*F, Void, Parameters)) {
       llvm::IRBuilder<> B = startDefinition(*F);
