@@ -75,8 +75,17 @@ fi
 [ -d "$build/testlib" ] && cp -a "$build/testlib" "$out/"
 
 # Libraries from Debian that an Ubuntu GPU host may not have (glibc, libstdc++,
-# the OpenCL ICD loader and GPU drivers are expected there and not bundled).
+# the OpenCL ICD loader and GPU drivers are expected there and not bundled). LLVM 15 and
+# LLVMSPIRVLib (with libz3, which LLVM links) carry the OpenCL adapter's SPIR-V
+# translation (libdglink_device_code_llvm.so: SPIR-V into PTX for NVIDIA's OpenCL, into
+# SPIR for PoCL); DGLINK_PACKAGE_LLVM=0 leaves them out (about 140 MB), and the adapter
+# then refuses SPIR-V on devices without IL, saying why.
 bundle='libgtest|libgmock|libbenchmark|libspdlog|libfmt|libze_loader|libamdhip64'
+if [ "${DGLINK_PACKAGE_LLVM:-1}" != 0 ]; then
+  bundle="$bundle|libLLVM-15|libLLVMSPIRVLib|libz3"
+else
+  rm -f "$out"/lib/libdglink_device_code_llvm.so
+fi
 for f in "$out"/bin/* "$out"/tests/* "$out"/examples/* "$out"/lib/*.so*; do
   [ -f "$f" ] || continue
   ldd "$f" 2>/dev/null | awk '/=> \//{print $3}' | grep -E "/($bundle)[^/]*$" || true

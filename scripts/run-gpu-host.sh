@@ -29,6 +29,12 @@ fi
 export OCL_ICD_VENDORS=$vendors
 
 status=0
+# The OpenCL adapter's SPIR-V translation (SPIR-V into PTX on NVIDIA's OpenCL) needs
+# every library of its LLVM side; say which one this host lacks, if any.
+if [ -f "$here/lib/libdglink_device_code_llvm.so" ]; then
+  missing=$(ldd "$here/lib/libdglink_device_code_llvm.so" 2>/dev/null | awk '/not found/{print $1}' | paste -sd' ' -)
+  [ -z "$missing" ] || echo "note: SPIR-V translation off on this host, libdglink_device_code_llvm.so lacks: $missing" | tee "$results/spirv_translation.txt"
+fi
 "$here/bin/dglink" ls 2>&1 | tee "$results/ls.txt"
 for t in "$here"/tests/*_tests; do
   [ -x "$t" ] || continue

@@ -95,6 +95,7 @@ public:
   ClPlatform *Platform = nullptr;
   bool ConsumesSpir = false;  // cl_khr_spir: SPIR bitcode loads with clCreateProgramWithBinary
   bool ConsumesSpirV = false; // CL_DEVICE_IL_VERSION names SPIR-V
+  bool ConsumesPtx = false;   // NVIDIA's OpenCL: PTX loads with clCreateProgramWithBinary
   // OpenCL 3.0 devices that list OpenCL C 3.0 but not 2.0 (CL_DEVICE_OPENCL_C_ALL_VERSIONS):
   // an image's -cl-std=CL2.0 is built as -cl-std=CL3.0 there (PoCL 5 refuses CL2.0).
   bool OpenClC30Not20 = false;
@@ -267,8 +268,8 @@ public:
   ClContext &Context;
   cl_program Program;
   // What the bytes are (PTX, not only "native"), for what the driver is given and
-  // for messages; DriverFormat is what the driver holds (SPIR bitcode for SPIR-V that
-  // was translated because the device takes no IL).
+  // for messages; DriverFormat is what the driver holds (SPIR bitcode or PTX for SPIR-V
+  // that was translated because the device takes no IL).
   ImageFormat Format = ImageFormat::Unknown;
   ImageFormat DriverFormat = ImageFormat::Unknown;
   std::string ImageCompileOptions, ImageLinkOptions;

@@ -94,15 +94,16 @@ std::vector<std::string> linkFormatsOf(const ClDevice &Device, bool LinkerAvaila
   return Formats;
 }
 
-// Whether SPIR-V reaches a device that takes no IL through translation into SPIR bitcode
-// (common/device_code): it takes SPIR, and the translator loads here.
+// Whether SPIR-V reaches a device that takes no IL through translation (common/device_code)
+// into SPIR bitcode (it takes SPIR) or PTX (NVIDIA's OpenCL), and the translator loads here.
 bool takesSpirVTranslated(const ClDevice &Device) {
-  if (Device.ConsumesSpirV || !Device.ConsumesSpir)
+  if (Device.ConsumesSpirV || (!Device.ConsumesSpir && !Device.ConsumesPtx))
     return false;
   std::string Why;
   if (device_code::translatorAvailable(Why))
     return true;
-  logger().info("opencl: SPIR-V is not translated for SPIR devices: {}", Why);
+  logger().info("opencl: SPIR-V is not translated for {} devices: {}",
+                Device.ConsumesSpir ? "SPIR" : "PTX", Why);
   return false;
 }
 
@@ -117,7 +118,7 @@ std::vector<std::string> imageFormatsOf(const ClDevice &Device, const std::strin
     Formats.emplace_back(deviceCodeName(DeviceCode::Spir));
   if (Device.ConsumesSpirV)
     Formats.emplace_back(deviceCodeName(DeviceCode::SpirV));
-  if (Vendor.find("NVIDIA") != std::string::npos)
+  if (Device.ConsumesPtx)
     Formats.emplace_back(deviceCodeName(DeviceCode::Ptx));
   if (Vendor.find("Advanced Micro Devices") != std::string::npos)
     Formats.emplace_back(deviceCodeName(DeviceCode::AmdCodeObject));
@@ -314,6 +315,7 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   describeLimits(Id, openClVersion(D.Version), Native, D);
   Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
+  Impl->ConsumesPtx = Platform.Description.Vendor.find("NVIDIA") != std::string::npos;
   Impl->OpenClC30Not20 = openClC30Not20(Id);
   Impl->LinkFormats = linkFormatsOf(*Impl, D.LinkerAvailable);
   D.LinkFormats = joinWords(Impl->LinkFormats);

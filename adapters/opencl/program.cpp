@@ -103,23 +103,25 @@ bool lowersDeviceGlobals(const std::vector<_pi_device *> &Devices) {
 }
 
 // A SPIR-V module (which the core has checked) for Devices: given to the driver as it is
-// where every device takes SPIR-V (Translated stays null), else translated once into SPIR
-// bitcode where every device takes that (common/device_code; later programs of the same
-// module reuse the translation). Where the devices reach device globals only through
-// the adapter's storage, the module's variables are lowered on the way (Lowered says
-// where they went, or why they stayed); SPIR-V devices then get the lowered module as
-// SPIR-V.
+// where every device takes SPIR-V (Translated stays null), else translated once into what
+// every device takes instead: SPIR bitcode (cl_khr_spir) or PTX (NVIDIA's OpenCL)
+// (common/device_code; later programs of the same module reuse the translation). Where the
+// devices reach device globals only through the adapter's storage, the module's variables
+// are lowered on the way (Lowered says where they went, or why they stayed); SPIR-V
+// devices then get the lowered module as SPIR-V. To is the form the driver gets.
 pi_result spirvIntake(const char *Function, const core::ProgramSource &Source,
                       const std::vector<_pi_device *> &Devices, device_code::Bytes &Translated,
-                      device_code::LoweredTranslation &Lowered) {
-  bool AllTakeSpirV = true, AllTakeSpir = true;
+                      device_code::LoweredTranslation &Lowered, DeviceCode &To) {
+  bool AllTakeSpirV = true, AllTakeSpir = true, AllTakePtx = true;
   for (const _pi_device *Device : Devices) {
     AllTakeSpirV = AllTakeSpirV && clDevice(*Device).ConsumesSpirV;
     AllTakeSpir = AllTakeSpir && clDevice(*Device).ConsumesSpir;
+    AllTakePtx = AllTakePtx && clDevice(*Device).ConsumesPtx;
   }
   // Only a module with variables of the global address space has anything to lower.
   const bool Lower = lowersDeviceGlobals(Devices) &&
                      device_code::spirvHasGlobalVariables(Source.Data, Source.Size);
+  To = DeviceCode::SpirV;
   if (AllTakeSpirV && !Lower)
     return PI_SUCCESS;
   if (AllTakeSpirV) {
@@ -137,24 +139,26 @@ pi_result spirvIntake(const char *Function, const core::ProgramSource &Source,
       Translated = Lowered.Code;
     return PI_SUCCESS;
   }
-  for (const _pi_device *Device : Devices)
-    if (!clDevice(*Device).ConsumesSpirV && !clDevice(*Device).ConsumesSpir)
+  for (const _pi_device *Device : Devices) {
+    const ClDevice &Cl = clDevice(*Device);
+    if (!Cl.ConsumesSpirV && !Cl.ConsumesSpir && !Cl.ConsumesPtx)
       return fail(PI_ERROR_INVALID_OPERATION,
                   "{}: device '{}' does not consume SPIR-V (CL_DEVICE_IL_VERSION is '{}') and "
-                  "SPIR-V is translated only into SPIR bitcode (cl_khr_spir), which it does not "
-                  "consume either (it builds: '{}')",
+                  "SPIR-V is translated only into SPIR bitcode (cl_khr_spir) and NVIDIA's PTX, "
+                  "which it does not consume either (it builds: '{}')",
                   Function, Device->Description.Name, Device->Description.IlVersion,
                   Device->Description.ImageFormats);
-  if (!AllTakeSpir)
+  }
+  if (!AllTakeSpir && !AllTakePtx)
     return fail(PI_ERROR_INVALID_OPERATION,
-                "{}: the devices of the context take SPIR-V in different forms (some as SPIR-V, "
-                "some only as SPIR bitcode); create the program for one kind of device",
+                "{}: the devices of the context take SPIR-V in different forms (as SPIR-V, as "
+                "SPIR bitcode, as PTX); create the program for one kind of device",
                 Function);
+  // SPIR bitcode where every device takes it, else NVIDIA's PTX.
+  To = AllTakeSpir ? DeviceCode::Spir : DeviceCode::Ptx;
   if (!Lower)
-    return device_code::translateSpirv(Function, Source.Data, Source.Size, DeviceCode::Spir,
-                                       Translated);
-  DGLINK_TRY(device_code::translateSpirvLowered(Function, Source.Data, Source.Size,
-                                                DeviceCode::Spir, Lowered));
+    return device_code::translateSpirv(Function, Source.Data, Source.Size, To, Translated);
+  DGLINK_TRY(device_code::translateSpirvLowered(Function, Source.Data, Source.Size, To, Lowered));
   Translated = Lowered.Code;
   return PI_SUCCESS;
 }
@@ -340,20 +344,19 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
   DGLINK_TRY(checkConsumable(Function, Format, Program.Devices));
   device_code::Bytes Translated;
   device_code::LoweredTranslation Lowered;
+  DeviceCode TranslatedTo = DeviceCode::SpirV;
   if (Format == ImageFormat::SpirV)
-    DGLINK_TRY(spirvIntake(Function, Source, Program.Devices, Translated, Lowered));
+    DGLINK_TRY(spirvIntake(Function, Source, Program.Devices, Translated, Lowered, TranslatedTo));
   std::set<std::string> Entries;
   if (Source.Image != nullptr)
     DGLINK_TRY(imageEntries(Function, *Source.Image, Entries));
 
-  // What the driver is given: the caller's bytes, or SPIR-V made into SPIR bitcode, or
-  // SPIR-V whose device globals were lowered (still SPIR-V where the devices take it).
-  const ImageFormat DriverFormat =
-      Translated == nullptr ? Format
-      : Lowered.Lowered && Format == ImageFormat::SpirV &&
-              detectFormat(Translated->data(), Translated->size()) == ImageFormat::SpirV
-          ? ImageFormat::SpirV
-          : ImageFormat::LlvmBitcode;
+  // What the driver is given: the caller's bytes, or SPIR-V made into SPIR bitcode or PTX,
+  // or SPIR-V whose device globals were lowered (still SPIR-V where the devices take it).
+  const ImageFormat DriverFormat = Translated == nullptr               ? Format
+                                   : TranslatedTo == DeviceCode::SpirV ? ImageFormat::SpirV
+                                   : TranslatedTo == DeviceCode::Ptx   ? ImageFormat::Ptx
+                                                                       : ImageFormat::LlvmBitcode;
   auto Impl = std::make_unique<ClProgram>(*this, nullptr);
   cl_int Error = CL_SUCCESS;
   if (DriverFormat == ImageFormat::SpirV) {

@@ -74,7 +74,9 @@ std::string describe(DeviceCode Code) {
 
 } // namespace
 
-bool canTranslateSpirvInto(DeviceCode To) { return To == DeviceCode::Spir; }
+bool canTranslateSpirvInto(DeviceCode To) {
+  return To == DeviceCode::Spir || To == DeviceCode::Ptx;
+}
 
 TranslationCache &translationCache() {
   static TranslationCache Cache;

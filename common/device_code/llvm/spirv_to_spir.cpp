@@ -2,9 +2,11 @@
 // written as the SPIR 1.2 bitcode a cl_khr_spir driver builds with "-x spir" (PoCL 3.1
 // with clang-15's spir64 conventions: spir_kernel / spir_func calling conventions,
 // OpenCL 1.2 builtin names mangled as clang mangles them, kernel_arg_* metadata on each
-// kernel, opencl.spir.version and opencl.ocl.version). Asked to, it first lowers the
-// module's device globals into adapter-owned storage with the shim's own lowering
-// (compiler/post_link/lower_opencl.cpp), and may write the result back as SPIR-V.
+// kernel, opencl.spir.version and opencl.ocl.version), or as PTX for NVIDIA's OpenCL
+// (to_ptx.h). Asked to, it first lowers the module's device globals into adapter-owned
+// storage with the shim's own lowering (compiler/post_link/lower_opencl.cpp), and may
+// write the result back as SPIR-V.
+#include "to_ptx.h"
 #include "translator.h"
 
 #include <dglink/compiler/post_link.h>
@@ -185,7 +187,7 @@ bool translate(const uint8_t *Data, size_t Size, int Request, std::vector<uint8_
   const bool Lower = (Request & LowerDeviceGlobalsFlag) != 0;
   const int To = Request & ~LowerDeviceGlobalsFlag;
   // SPIR-V into SPIR-V is asked for only to lower the module's device globals.
-  if (To != static_cast<int>(DeviceCode::Spir) &&
+  if (To != static_cast<int>(DeviceCode::Spir) && To != static_cast<int>(DeviceCode::Ptx) &&
       !(Lower && To == static_cast<int>(DeviceCode::SpirV))) {
     Error = "no translation into this kind of device code";
     return false;
@@ -228,6 +230,9 @@ bool translate(const uint8_t *Data, size_t Size, int Request, std::vector<uint8_
       const std::string Bytes = Written.str();
       Code.assign(Bytes.begin(), Bytes.end());
     }
+  } else if (To == static_cast<int>(DeviceCode::Ptx)) {
+    if (!verified(*M, Error) || !writePtx(*M, Code, Error))
+      return false;
   } else {
     if (!fixForSpir(*M, Error) || !verified(*M, Error))
       return false;

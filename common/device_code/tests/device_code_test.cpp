@@ -1,6 +1,7 @@
 // Unit tests of common/device_code: the SPIR-V module check (each refusal's exact
 // message), the translation cache (hits, bounds, eviction, threads) and the translation
-// of a real module (made at build time by clang-15 and llvm-spirv-15) into SPIR bitcode.
+// of a real module (made at build time by clang-15 and llvm-spirv-15) into SPIR bitcode
+// (into PTX: ptx_translation_test.cpp).
 #include <dglink/device_code/spirv_module.h>
 #include <dglink/device_code/spirv_specialize.h>
 #include <dglink/device_code/translate.h>
@@ -351,9 +352,10 @@ TEST_F(Translation, LoweringIntoSpirvAndAModuleWithNothingToLower) {
   EXPECT_FALSE(Nothing.Lowered.has_value());
   EXPECT_EQ(Nothing.NotLowered, "");
   EXPECT_EQ(*Nothing.Code, Plain);
-  EXPECT_EQ(translateSpirvLowered("f", Plain.data(), Plain.size(), DeviceCode::Ptx, Nothing),
-            PI_ERROR_INVALID_OPERATION);
-  EXPECT_EQ(lastErrorMessage(), "f: SPIR-V cannot be translated into PTX (nvptx64) here");
+  EXPECT_EQ(
+      translateSpirvLowered("f", Plain.data(), Plain.size(), DeviceCode::AmdCodeObject, Nothing),
+      PI_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(lastErrorMessage(), "f: SPIR-V cannot be translated into amdgcn here");
 }
 
 // The first instruction of Module with this opcode (its word index), or 0.
@@ -412,9 +414,9 @@ TEST_F(Translation, WhatEndsTheTranslatorEndsOnlyItsProcess) {
 TEST_F(Translation, IntoAKindWithoutATranslationIsAnInvalidOperation) {
   const std::vector<uint8_t> Module = realModule();
   Bytes Out;
-  EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Ptx, Out),
+  EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::AmdCodeObject, Out),
             PI_ERROR_INVALID_OPERATION);
-  EXPECT_EQ(lastErrorMessage(), "f: SPIR-V cannot be translated into PTX (nvptx64) here");
+  EXPECT_EQ(lastErrorMessage(), "f: SPIR-V cannot be translated into amdgcn here");
   EXPECT_EQ(Out, nullptr);
 }
 

@@ -1,5 +1,6 @@
 // SPIR-V turned into what a device takes when its driver does not take SPIR-V: SPIR 1.2
-// bitcode for cl_khr_spir devices (PoCL 3.1). The front checks the module
+// bitcode for cl_khr_spir devices (PoCL 3.1), PTX (nvptx64-nvidia-nvcl, as clang-15
+// writes OpenCL C for it) for NVIDIA's OpenCL. The front checks the module
 // (spirv_module.h), answers from the process's translation cache, and otherwise hands
 // the module to the LLVM side, libdglink_device_code_llvm.so (LLVM 15 and
 // LLVMSPIRVLib), which it opens on first use from beside the library that calls it, so
@@ -19,7 +20,7 @@
 
 namespace dglink::device_code {
 
-// The kinds of device code SPIR-V can be translated into here (Spir only, for now).
+// The kinds of device code SPIR-V can be translated into here: Spir and Ptx.
 bool canTranslateSpirvInto(DeviceCode To);
 
 // Out = the module Data in the form To. Errors, with messages naming Function:
@@ -44,8 +45,8 @@ struct LoweredTranslation {
   std::string NotLowered;
 };
 
-// Out = the module Data in the form To (Spir; or SpirV, the module itself where nothing
-// was lowered) with its device globals lowered. Errors as translateSpirv's; a module
+// Out = the module Data in the form To (Spir, Ptx; or SpirV, the module itself where
+// nothing was lowered) with its device globals lowered. Errors as translateSpirv's; a module
 // whose variables cannot be lowered is not an error (Out.NotLowered says why).
 pi_result translateSpirvLowered(const char *Function, const void *Data, size_t Size, DeviceCode To,
                                 LoweredTranslation &Out);
