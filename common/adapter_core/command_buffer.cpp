@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 using namespace dglink::core;
 
@@ -28,6 +29,14 @@ public:
     retain(Buffer);
     Buffers.push_back(Buffer);
   }
+  // Releases one of the holds on Buffer (an argument an update replaced).
+  void drop(_pi_mem *Buffer) {
+    const auto Found = std::find(Buffers.begin(), Buffers.end(), Buffer);
+    if (Found == Buffers.end())
+      return;
+    Buffers.erase(Found);
+    release(Buffer);
+  }
   _pi_kernel *Kernel = nullptr; // owned: the command's private kernel
 
 private:
@@ -36,11 +45,22 @@ private:
 
 class KernelLaunch final : public RecordedCommand {
 public:
-  pi_result replay(_pi_queue &Queue) override {
-    return piEnqueueKernelLaunch(&Queue, Held.Kernel, WorkDim, HasOffset ? Offset : nullptr, Global,
-                                 HasLocal ? Local : nullptr, 0, nullptr, nullptr);
+  ~KernelLaunch() override {
+    for (_pi_kernel *Kernel : Alternatives)
+      release(Kernel);
   }
-  Holds Held;
+  pi_result replay(_pi_queue &Queue) override {
+    return piEnqueueKernelLaunch(&Queue, Held->Kernel, WorkDim, HasOffset ? Offset : nullptr,
+                                 Global, HasLocal ? Local : nullptr, 0, nullptr, nullptr);
+  }
+  pi_command_type type() const override { return PI_COMMAND_TYPE_NDRANGE_KERNEL; }
+  std::unique_ptr<Holds> Held = std::make_unique<Holds>();
+  // Updatable command buffers: the kernel appended and its alternatives (retained), the
+  // one the command runs now, and the private kernels (with their arguments) of those it
+  // ran before, kept for a return to them (null where one never ran).
+  std::vector<_pi_kernel *> Alternatives;
+  std::vector<std::unique_ptr<Holds>> Parked;
+  _pi_kernel *Selected = nullptr;
   pi_uint32 WorkDim = 1;
   size_t Offset[3] = {0, 0, 0};
   size_t Global[3] = {1, 1, 1};
@@ -54,6 +74,7 @@ public:
   pi_result replay(_pi_queue &Queue) override {
     return piextUSMEnqueueMemcpy(&Queue, PI_FALSE, Dst, Src, Size, 0, nullptr, nullptr);
   }
+  pi_command_type type() const override { return PI_COMMAND_TYPE_USM_MEMCPY; }
 
 private:
   void *Dst;
@@ -71,6 +92,7 @@ public:
     return piextUSMEnqueueFill(&Queue, Ptr, Pattern.data(), Pattern.size(), Size, 0, nullptr,
                                nullptr);
   }
+  pi_command_type type() const override { return PI_COMMAND_TYPE_USM_FILL; }
 
 private:
   void *Ptr;
@@ -89,6 +111,9 @@ public:
       return enqueueUsmPrefetch(Function, &Queue, Ptr, Size, To, 0, nullptr, nullptr);
     return enqueueUsmAdvise(Function, &Queue, Ptr, Size, Advice, nullptr);
   }
+  pi_command_type type() const override {
+    return Prefetch ? PI_COMMAND_TYPE_USM_PREFETCH : PI_COMMAND_TYPE_USM_ADVISE;
+  }
 
 private:
   const char *Function;
@@ -105,6 +130,7 @@ public:
     return piEnqueueMemBufferCopy(&Queue, Src, Dst, SrcOffset, DstOffset, Size, 0, nullptr,
                                   nullptr);
   }
+  pi_command_type type() const override { return PI_COMMAND_TYPE_MEM_BUFFER_COPY; }
   Holds Held;
   _pi_mem *Src = nullptr, *Dst = nullptr;
   size_t SrcOffset = 0, DstOffset = 0, Size = 0;
@@ -120,6 +146,9 @@ public:
     return piEnqueueMemBufferWrite(&Queue, Buffer, PI_FALSE, Offset, Size, Host, 0, nullptr,
                                    nullptr);
   }
+  pi_command_type type() const override {
+    return Read ? PI_COMMAND_TYPE_MEM_BUFFER_READ : PI_COMMAND_TYPE_MEM_BUFFER_WRITE;
+  }
   Holds Held;
   bool Read = false;
   _pi_mem *Buffer = nullptr;
@@ -133,6 +162,7 @@ public:
     return piEnqueueMemBufferFill(&Queue, Buffer, Pattern.data(), Pattern.size(), Offset, Size, 0,
                                   nullptr, nullptr);
   }
+  pi_command_type type() const override { return PI_COMMAND_TYPE_MEM_BUFFER_FILL; }
   Holds Held;
   _pi_mem *Buffer = nullptr;
   std::vector<uint8_t> Pattern;
@@ -160,6 +190,17 @@ public:
     return piEnqueueMemBufferCopyRect(&Queue, Src, Dst, &SrcOrigin, &DstOrigin, &Region,
                                       SrcRowPitch, SrcSlicePitch, DstRowPitch, DstSlicePitch, 0,
                                       nullptr, nullptr);
+  }
+  pi_command_type type() const override {
+    switch (Type) {
+    case Kind::Read:
+      return PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT;
+    case Kind::Write:
+      return PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT;
+    case Kind::Copy:
+      break;
+    }
+    return PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT;
   }
   Holds Held;
   Kind Type = Kind::Copy;
@@ -201,10 +242,51 @@ pi_result checkBuffer(const char *Function, const _pi_command_buffer &CommandBuf
   return PI_SUCCESS;
 }
 
+// A wait list of a command: live events, of the command buffer's context.
+pi_result checkCommandWaits(const char *Function, const _pi_command_buffer &CommandBuffer,
+                            pi_uint32 NumEvents, const pi_event *Events) {
+  DGLINK_TRY(checkWaitList(NumEvents, Events));
+  for (pi_uint32 I = 0; I < NumEvents; ++I)
+    if (Events[I]->Context != CommandBuffer.Context)
+      return dglink::fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
+                          "{}: event {} of the wait list belongs to another context than the "
+                          "command buffer",
+                          Function, I);
+  return PI_SUCCESS;
+}
+
+// A command's event, not yet of any execution.
+_pi_event *makeCommandEvent(_pi_command_buffer &CommandBuffer, pi_command_type Type) {
+  std::unique_ptr<_pi_event> Event = makeHandle<_pi_event>();
+  Event->Impl = std::make_unique<CommandEventImpl>();
+  Event->Context = CommandBuffer.Context;
+  Event->Command = Type;
+  Event->OfCommand = true;
+  retain(CommandBuffer.Context);
+  return Event.release();
+}
+
 // Adds Command as the next command: checks, under the command buffer's mutex, that it
-// still records and that every sync point names a command appended before.
+// still records and that every sync point names a command appended before; gives it its
+// wait list, event and handle as Waits asks.
 pi_result record(const char *Function, _pi_command_buffer &CommandBuffer,
                  std::unique_ptr<RecordedCommand> Command, const SyncPoints &Waits) {
+  if (Waits.Command != nullptr && !CommandBuffer.Updatable)
+    return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                        "{}: a command handle is asked for but the command buffer is not "
+                        "updatable",
+                        Function);
+  DGLINK_TRY(checkCommandWaits(Function, CommandBuffer, Waits.NumEvents, Waits.Events));
+  std::unique_ptr<CommandHandle> Handle;
+  if (Waits.Command != nullptr) {
+    Handle = makeHandle<CommandHandle>();
+    Handle->CommandBuffer = &CommandBuffer;
+    Handle->Command = Command.get();
+  }
+  Command->Waits.reserve(Waits.NumEvents);
+  if (Waits.Event != nullptr)
+    Command->Signal = makeCommandEvent(CommandBuffer, Command->type()); // released with Command
+
   const std::lock_guard<std::mutex> Lock(CommandBuffer.Mutex);
   if (CommandBuffer.Finalized.load(std::memory_order_relaxed))
     return dglink::fail(PI_ERROR_INVALID_OPERATION,
@@ -218,16 +300,30 @@ pi_result record(const char *Function, _pi_command_buffer &CommandBuffer,
                             "{}: sync point {} (entry {} of the wait list) names no command: {} "
                             "were appended before",
                             Function, Waits.List[I], I, Appended);
+  CommandBuffer.Commands.reserve(Appended + 1);
+  // Nothing fails from here on.
+  for (pi_uint32 I = 0; I < Waits.NumEvents; ++I) {
+    retain(Waits.Events[I]);
+    Command->Waits.push_back(Waits.Events[I]);
+  }
+  if (Waits.Event != nullptr) {
+    retain(Command->Signal);
+    *Waits.Event = Command->Signal;
+  }
+  if (Handle != nullptr) {
+    Command->Handle = Handle.release();
+    *Waits.Command = Command->Handle;
+  }
   CommandBuffer.Commands.push_back(std::move(Command));
   if (Waits.Out != nullptr)
     *Waits.Out = static_cast<pi_uint32>(Appended);
   return PI_SUCCESS;
 }
 
-// Sets one captured argument on the command's private kernel.
-pi_result applyArgument(const char *Function, _pi_command_buffer &CommandBuffer,
-                        KernelLaunch &Launch, pi_uint32 Index, const KernelArgument &Argument) {
-  KernelImpl &Impl = *Launch.Held.Kernel->Impl;
+// Sets one captured argument on the private kernel of Held, which holds its buffer.
+pi_result applyArgument(const char *Function, _pi_command_buffer &CommandBuffer, Holds &Held,
+                        pi_uint32 Index, const KernelArgument &Argument) {
+  KernelImpl &Impl = *Held.Kernel->Impl;
   switch (Argument.Type) {
   case KernelArgument::Kind::Value:
     return Impl.setArgument(Function, Index, Argument.Bytes.size(), Argument.Bytes.data());
@@ -241,14 +337,129 @@ pi_result applyArgument(const char *Function, _pi_command_buffer &CommandBuffer,
   if (Argument.Buffer != nullptr) {
     const std::string Name = fmt::format("argument {}", Index);
     DGLINK_TRY(checkBuffer(Function, CommandBuffer, Argument.Buffer, Name.c_str()));
-    Launch.Held.hold(Argument.Buffer);
+    Held.hold(Argument.Buffer);
   }
   return Impl.setBufferArgument(Function, Index, Argument.Buffer);
+}
+
+// A private kernel of Kernel's program and name in Held, with Kernel's arguments as set
+// now, Arguments (may be null) replacing those of their indices.
+pi_result privateKernel(const char *Function, _pi_command_buffer &CommandBuffer, _pi_kernel &Kernel,
+                        const std::vector<std::pair<pi_uint32, KernelArgument>> *Arguments,
+                        Holds &Held) {
+  std::map<pi_uint32, KernelArgument> Captured;
+  {
+    const std::lock_guard<std::mutex> Lock(Kernel.ArgumentsMutex);
+    Captured = Kernel.Arguments;
+  }
+  if (Arguments != nullptr)
+    for (const auto &[Index, Argument] : *Arguments)
+      Captured.insert_or_assign(Index, Argument);
+  _pi_program &Program = *Kernel.Program;
+  {
+    std::unique_ptr<_pi_kernel> Private = makeHandle<_pi_kernel>();
+    Private->Program = &Program;
+    Private->Name = Kernel.Name;
+    DGLINK_TRY(Program.Impl->createKernel(Program, Kernel.Name.c_str(), Private->Impl));
+    retain(&Program);
+    Held.Kernel = Private.release();
+  }
+  for (const auto &[Index, Argument] : Captured)
+    DGLINK_TRY(applyArgument(Function, CommandBuffer, Held, Index, Argument));
+  Held.Kernel->Arguments = std::move(Captured);
+  return PI_SUCCESS;
+}
+
+// A kernel of the command buffer's context and device.
+pi_result checkKernel(const char *Function, const _pi_command_buffer &CommandBuffer,
+                      pi_kernel Kernel, const char *Argument) {
+  DGLINK_TRY(checkHandle(Kernel, PI_ERROR_INVALID_KERNEL, Function, Argument));
+  const _pi_program &Program = *Kernel->Program;
+  if (Program.Context != CommandBuffer.Context || !Program.hasDevice(CommandBuffer.Device))
+    return dglink::fail(PI_ERROR_INVALID_KERNEL,
+                        "{}: kernel '{}' is not of the command buffer's context and device '{}'",
+                        Function, dglink::clip(Kernel->Name),
+                        CommandBuffer.Device->Description.Name);
+  return PI_SUCCESS;
 }
 
 } // namespace
 
 namespace dglink::core {
+
+RecordedCommand::~RecordedCommand() {
+  for (_pi_event *Event : Waits)
+    release(Event);
+  if (Signal != nullptr)
+    release(Signal);
+  if (Handle != nullptr)
+    release(Handle);
+}
+
+CommandEventImpl::~CommandEventImpl() {
+  if (Current != nullptr)
+    release(Current);
+}
+
+_pi_event *CommandEventImpl::current() const {
+  const std::lock_guard<std::mutex> Lock(Mutex);
+  if (Current != nullptr)
+    retain(Current);
+  return Current;
+}
+
+void CommandEventImpl::follow(_pi_event *Execution) {
+  _pi_event *Previous = nullptr;
+  {
+    const std::lock_guard<std::mutex> Lock(Mutex);
+    Previous = Current;
+    Current = Execution;
+  }
+  if (Previous != nullptr)
+    release(Previous);
+}
+
+pi_result CommandEventImpl::wait() {
+  _pi_event *Execution = current();
+  if (Execution == nullptr)
+    return PI_SUCCESS;
+  const pi_result Result = Execution->Impl->wait();
+  release(Execution);
+  return Result;
+}
+
+pi_result CommandEventImpl::status(pi_int32 &Status) {
+  _pi_event *Execution = current();
+  Status = PI_EVENT_COMPLETE;
+  if (Execution == nullptr)
+    return PI_SUCCESS;
+  const pi_result Result = Execution->Impl->status(Status);
+  release(Execution);
+  return Result;
+}
+
+pi_result CommandEventImpl::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
+  _pi_event *Execution = current();
+  if (Execution == nullptr)
+    return dglink::fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
+                        "the command buffer's command has not run yet");
+  const pi_result Result = Execution->Impl->profilingInfo(Point, Nanoseconds);
+  release(Execution);
+  return Result;
+}
+
+bool CommandEventImpl::nativeHandle(uintptr_t &Out) const {
+  _pi_event *Execution = current();
+  if (Execution == nullptr)
+    return false;
+  const bool Found = Execution->Impl->nativeHandle(Out);
+  release(Execution);
+  return Found;
+}
+
+_pi_event *currentExecution(_pi_event &Event) {
+  return static_cast<CommandEventImpl &>(*Event.Impl).current();
+}
 
 void dropCommands(_pi_command_buffer &CommandBuffer) {
   // UR's release blocks until the command buffer's submissions completed; they are
@@ -263,7 +474,8 @@ void dropCommands(_pi_command_buffer &CommandBuffer) {
 }
 
 pi_result createCommandBuffer(const char *Function, pi_context Context, pi_device Device,
-                              bool InOrder, bool Profiling, _pi_command_buffer **Out) {
+                              bool InOrder, bool Profiling, bool Updatable,
+                              _pi_command_buffer **Out) {
   DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
   DGLINK_TRY(checkHandle(Device, PI_ERROR_INVALID_DEVICE, Function, "Device"));
   if (!Context->hasDevice(Device))
@@ -274,6 +486,7 @@ pi_result createCommandBuffer(const char *Function, pi_context Context, pi_devic
   CommandBuffer->Device = Device;
   CommandBuffer->InOrder = InOrder;
   CommandBuffer->Profiling = Profiling;
+  CommandBuffer->Updatable = Updatable;
   retain(Context);
   *Out = CommandBuffer.release();
   return PI_SUCCESS;
@@ -304,40 +517,22 @@ pi_result appendKernelLaunch(const char *Function, _pi_command_buffer *CommandBu
                              pi_kernel Kernel, pi_uint32 WorkDim, const size_t *GlobalWorkOffset,
                              const size_t *GlobalWorkSize, const size_t *LocalWorkSize,
                              const std::map<pi_uint32, KernelArgument> *Arguments,
+                             pi_uint32 NumAlternatives, const pi_kernel *Alternatives,
                              const SyncPoints &Waits) {
   DGLINK_TRY(checkRecording(Function, CommandBuffer));
-  DGLINK_TRY(checkHandle(Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
-  _pi_program &Program = *Kernel->Program;
-  if (Program.Context != CommandBuffer->Context || !Program.hasDevice(CommandBuffer->Device))
-    return dglink::fail(PI_ERROR_INVALID_KERNEL,
-                        "{}: kernel '{}' is not of the command buffer's context and device '{}'",
-                        Function, dglink::clip(Kernel->Name),
-                        CommandBuffer->Device->Description.Name);
+  DGLINK_TRY(checkKernel(Function, *CommandBuffer, Kernel, "Kernel"));
+  for (pi_uint32 I = 0; I < NumAlternatives; ++I) {
+    const std::string Name = fmt::format("kernel alternative {}", I);
+    DGLINK_TRY(checkKernel(Function, *CommandBuffer, Alternatives[I], Name.c_str()));
+  }
   LaunchShape Shape;
   DGLINK_TRY(checkLaunch(Function, *CommandBuffer->Device, *Kernel, WorkDim, GlobalWorkOffset,
                          GlobalWorkSize, LocalWorkSize, Shape));
-  // The arguments as set now, those given replacing theirs.
-  std::map<pi_uint32, KernelArgument> Captured;
-  {
-    const std::lock_guard<std::mutex> Lock(Kernel->ArgumentsMutex);
-    Captured = Kernel->Arguments;
-  }
+  std::vector<std::pair<pi_uint32, KernelArgument>> Given;
   if (Arguments != nullptr)
-    for (const auto &[Index, Argument] : *Arguments)
-      Captured.insert_or_assign(Index, Argument);
-
+    Given.assign(Arguments->begin(), Arguments->end());
   auto Launch = std::make_unique<KernelLaunch>();
-  {
-    std::unique_ptr<_pi_kernel> Private = makeHandle<_pi_kernel>();
-    Private->Program = &Program;
-    Private->Name = Kernel->Name;
-    DGLINK_TRY(Program.Impl->createKernel(Program, Kernel->Name.c_str(), Private->Impl));
-    retain(&Program);
-    Launch->Held.Kernel = Private.release();
-  }
-  for (const auto &[Index, Argument] : Captured)
-    DGLINK_TRY(applyArgument(Function, *CommandBuffer, *Launch, Index, Argument));
-  Launch->Held.Kernel->Arguments = std::move(Captured);
+  DGLINK_TRY(privateKernel(Function, *CommandBuffer, *Kernel, &Given, *Launch->Held));
   Launch->WorkDim = WorkDim;
   for (pi_uint32 D = 0; D < WorkDim; ++D) {
     Launch->Global[D] = GlobalWorkSize[D];
@@ -348,6 +543,17 @@ pi_result appendKernelLaunch(const char *Function, _pi_command_buffer *CommandBu
   }
   Launch->HasOffset = GlobalWorkOffset != nullptr;
   Launch->HasLocal = LocalWorkSize != nullptr;
+  if (CommandBuffer->Updatable) {
+    Launch->Alternatives.reserve(NumAlternatives + 1);
+    Launch->Parked.resize(NumAlternatives + 1);
+    Launch->Alternatives.push_back(Kernel);
+    retain(Kernel);
+    for (pi_uint32 I = 0; I < NumAlternatives; ++I) {
+      Launch->Alternatives.push_back(Alternatives[I]);
+      retain(Alternatives[I]);
+    }
+    Launch->Selected = Kernel;
+  }
   return record(Function, *CommandBuffer, std::move(Launch), Waits);
 }
 
@@ -606,9 +812,20 @@ pi_result enqueueCommandBuffer(const char *Function, pi_queue Queue,
   if (!Before.empty())
     DGLINK_TRY(
         piEnqueueEventsWait(Queue, static_cast<pi_uint32>(Before.size()), Before.data(), nullptr));
-  // In append order: each command after the ones its sync points name.
-  for (const std::unique_ptr<RecordedCommand> &Command : CommandBuffer->Commands)
+  // In append order: each command after the ones its sync points name; a command's
+  // wait list before it, its event's execution after it.
+  for (const std::unique_ptr<RecordedCommand> &Command : CommandBuffer->Commands) {
+    if (!Command->Waits.empty())
+      DGLINK_TRY(piEnqueueEventsWait(Queue, static_cast<pi_uint32>(Command->Waits.size()),
+                                     Command->Waits.data(), nullptr));
     DGLINK_TRY(Command->replay(*Queue));
+    if (Command->Signal != nullptr) {
+      pi_event Execution = nullptr;
+      DGLINK_TRY(piEnqueueEventsWait(Queue, 0, nullptr, &Execution));
+      Execution->Command = Command->type();
+      static_cast<CommandEventImpl &>(*Command->Signal->Impl).follow(Execution);
+    }
+  }
   pi_event Done = nullptr;
   DGLINK_TRY(piEnqueueEventsWait(Queue, 0, nullptr, &Done));
   Done->Command = PI_COMMAND_TYPE_EXT_COMMAND_BUFFER;
@@ -618,6 +835,221 @@ pi_result enqueueCommandBuffer(const char *Function, pi_queue Queue,
   if (Event != nullptr) {
     retain(Done);
     *Event = Done;
+  }
+  return PI_SUCCESS;
+}
+
+namespace {
+
+// The command buffer may be updated now: updatable and finalized.
+pi_result checkUpdatable(const char *Function, const _pi_command_buffer &CommandBuffer) {
+  if (!CommandBuffer.Updatable)
+    return dglink::fail(PI_ERROR_INVALID_OPERATION, "{}: the command buffer was not made updatable",
+                        Function);
+  if (!CommandBuffer.Finalized.load(std::memory_order_acquire))
+    return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                        "{}: the command buffer is not finalized: commands are updated after "
+                        "the finalize",
+                        Function);
+  return PI_SUCCESS;
+}
+
+// A live command handle; its command buffer, which must be updatable and finalized.
+pi_result checkCommand(const char *Function, CommandHandle *Command, const char *Argument) {
+  DGLINK_TRY(checkHandle(Command, InvalidMutableCommand, Function, Argument));
+  return checkUpdatable(Function, *Command->CommandBuffer);
+}
+
+// Waits for the command buffer's last submission (under its mutex): an update then
+// changes nothing a submission in flight uses.
+pi_result waitForSubmissions(_pi_command_buffer &CommandBuffer) {
+  if (_pi_event *Last = CommandBuffer.LastSubmission; Last != nullptr && Last->Impl != nullptr)
+    return Last->Impl->wait();
+  return PI_SUCCESS;
+}
+
+// One update, checked: the launch it changes and what the launch becomes.
+struct CheckedUpdate {
+  KernelLaunch *Launch = nullptr;
+  _pi_kernel *Kernel = nullptr; // the kernel the command runs after the update
+  bool NewKernel = false;       // another kernel than the command runs now
+  pi_uint32 WorkDim = 1;
+  size_t Offset[3] = {0, 0, 0}, Global[3] = {1, 1, 1}, Local[3] = {1, 1, 1};
+  bool HasOffset = false, HasLocal = false;
+};
+
+pi_result checkUpdate(const char *Function, _pi_command_buffer &CommandBuffer, size_t Which,
+                      const KernelLaunchUpdate &Update, CheckedUpdate &Out) {
+  const std::string Name = fmt::format("update {}: command", Which);
+  DGLINK_TRY(checkHandle(Update.Command, InvalidMutableCommand, Function, Name.c_str()));
+  if (Update.Command->CommandBuffer != &CommandBuffer)
+    return dglink::fail(InvalidMutableCommand,
+                        "{}: update {}: the command is of another command buffer", Function, Which);
+  RecordedCommand &Command = *Update.Command->Command;
+  if (Command.type() != PI_COMMAND_TYPE_NDRANGE_KERNEL)
+    return dglink::fail(InvalidMutableCommand, "{}: update {}: the command is no kernel launch",
+                        Function, Which);
+  auto &Launch = static_cast<KernelLaunch &>(Command);
+  Out.Launch = &Launch;
+  if (Update.GlobalWorkOffset != nullptr && !backend().globalOffsets())
+    return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                        "{}: update {}: the {} adapter launches with global offset 0 only: a "
+                        "global offset is not updated",
+                        Function, Which, adapterLabel());
+  if (Update.WorkDim < 1 || Update.WorkDim > 3)
+    return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION,
+                        "{}: update {}: work dimension {} is not 1, 2 or 3", Function, Which,
+                        Update.WorkDim);
+  if (Update.WorkDim != Launch.WorkDim &&
+      (Update.GlobalWorkSize == nullptr || Update.GlobalWorkOffset == nullptr))
+    return dglink::fail(PI_ERROR_INVALID_VALUE,
+                        "{}: update {}: the work dimension changes from {} to {}, so a global "
+                        "size and offset are needed",
+                        Function, Which, Launch.WorkDim, Update.WorkDim);
+  Out.Kernel = Launch.Selected;
+  if (Update.NewKernel != nullptr) {
+    const auto Known =
+        std::find(Launch.Alternatives.begin(), Launch.Alternatives.end(), Update.NewKernel);
+    if (Known == Launch.Alternatives.end())
+      return dglink::fail(PI_ERROR_INVALID_VALUE,
+                          "{}: update {}: the kernel is neither the command's nor one of its "
+                          "alternatives",
+                          Function, Which);
+    Out.Kernel = *Known;
+    Out.NewKernel = *Known != Launch.Selected;
+  }
+  // The shape: what the update gives, the command's where it gives nothing; a new global
+  // size without a local size lets the backend choose.
+  Out.WorkDim = Update.WorkDim;
+  for (pi_uint32 D = 0; D < 3; ++D) {
+    Out.Global[D] = Update.GlobalWorkSize != nullptr
+                        ? (D < Update.WorkDim ? Update.GlobalWorkSize[D] : 1)
+                        : Launch.Global[D];
+    Out.Offset[D] = Update.GlobalWorkOffset != nullptr
+                        ? (D < Update.WorkDim ? Update.GlobalWorkOffset[D] : 0)
+                        : Launch.Offset[D];
+    Out.Local[D] = Update.LocalWorkSize != nullptr
+                       ? (D < Update.WorkDim ? Update.LocalWorkSize[D] : 1)
+                       : Launch.Local[D];
+  }
+  Out.HasOffset = Update.GlobalWorkOffset != nullptr || Launch.HasOffset;
+  Out.HasLocal =
+      Update.LocalWorkSize != nullptr || (Update.GlobalWorkSize == nullptr && Launch.HasLocal);
+  LaunchShape Shape;
+  DGLINK_TRY(checkLaunch(Function, *CommandBuffer.Device, *Out.Kernel, Out.WorkDim,
+                         Out.HasOffset ? Out.Offset : nullptr, Out.Global,
+                         Out.HasLocal ? Out.Local : nullptr, Shape));
+  const KernelImpl &Impl = *Out.Kernel->Impl;
+  for (const auto &[Index, Argument] : Update.Arguments) {
+    if (Impl.knowsArguments() && Index >= Impl.numArguments())
+      return dglink::fail(PI_ERROR_INVALID_ARG_INDEX,
+                          "{}: update {}: argument index {}, kernel '{}' has {} arguments",
+                          Function, Which, Index, dglink::clip(Out.Kernel->Name),
+                          Impl.numArguments());
+    if (Argument.Type == KernelArgument::Kind::Buffer && Argument.Buffer != nullptr) {
+      const std::string Buffer = fmt::format("update {}: argument {}", Which, Index);
+      DGLINK_TRY(checkBuffer(Function, CommandBuffer, Argument.Buffer, Buffer.c_str()));
+    }
+  }
+  return PI_SUCCESS;
+}
+
+// Applies a checked update (after the last submission completed).
+pi_result applyUpdate(const char *Function, _pi_command_buffer &CommandBuffer,
+                      const KernelLaunchUpdate &Update, const CheckedUpdate &Checked) {
+  KernelLaunch &Launch = *Checked.Launch;
+  bool Fresh = false;
+  if (Checked.NewKernel) {
+    // Another kernel: its private kernel of a former run, with the arguments it had then,
+    // or a new one with its arguments as set now; the update's arguments on top. The
+    // private kernel it leaves is parked for a return.
+    const auto Index = [&Launch](const _pi_kernel *Kernel) {
+      return static_cast<size_t>(
+          std::find(Launch.Alternatives.begin(), Launch.Alternatives.end(), Kernel) -
+          Launch.Alternatives.begin());
+    };
+    std::unique_ptr<Holds> &Target = Launch.Parked[Index(Checked.Kernel)];
+    if (Target == nullptr) {
+      auto Held = std::make_unique<Holds>();
+      DGLINK_TRY(privateKernel(Function, CommandBuffer, *Checked.Kernel, &Update.Arguments, *Held));
+      Target = std::move(Held);
+      Fresh = true;
+    }
+    std::swap(Launch.Parked[Index(Launch.Selected)], Launch.Held);
+    Launch.Held = std::move(Target);
+    Launch.Selected = Checked.Kernel;
+  }
+  if (!Fresh) {
+    Holds &Held = *Launch.Held;
+    for (const auto &[Index, Argument] : Update.Arguments) {
+      DGLINK_TRY(applyArgument(Function, CommandBuffer, Held, Index, Argument));
+      std::map<pi_uint32, KernelArgument> &Set = Held.Kernel->Arguments;
+      if (const auto Old = Set.find(Index); Old != Set.end()) {
+        if (Old->second.Type == KernelArgument::Kind::Buffer && Old->second.Buffer != nullptr)
+          Held.drop(Old->second.Buffer);
+        Old->second = Argument;
+      } else {
+        Set.emplace(Index, Argument);
+      }
+    }
+  }
+  Launch.WorkDim = Checked.WorkDim;
+  std::copy(std::begin(Checked.Global), std::end(Checked.Global), std::begin(Launch.Global));
+  std::copy(std::begin(Checked.Offset), std::end(Checked.Offset), std::begin(Launch.Offset));
+  std::copy(std::begin(Checked.Local), std::end(Checked.Local), std::begin(Launch.Local));
+  Launch.HasOffset = Checked.HasOffset;
+  Launch.HasLocal = Checked.HasLocal;
+  return PI_SUCCESS;
+}
+
+} // namespace
+
+pi_result updateKernelLaunches(const char *Function, _pi_command_buffer *CommandBuffer,
+                               const std::vector<KernelLaunchUpdate> &Updates) {
+  DGLINK_TRY(checkCommandBuffer(Function, CommandBuffer));
+  DGLINK_TRY(checkUpdatable(Function, *CommandBuffer));
+  const std::lock_guard<std::mutex> Lock(CommandBuffer->Mutex);
+  std::vector<CheckedUpdate> Checked(Updates.size());
+  for (size_t I = 0; I < Updates.size(); ++I)
+    DGLINK_TRY(checkUpdate(Function, *CommandBuffer, I, Updates[I], Checked[I]));
+  DGLINK_TRY(waitForSubmissions(*CommandBuffer));
+  for (size_t I = 0; I < Updates.size(); ++I)
+    DGLINK_TRY(applyUpdate(Function, *CommandBuffer, Updates[I], Checked[I]));
+  return PI_SUCCESS;
+}
+
+pi_result updateSignalEvent(const char *Function, CommandHandle *Command, pi_event *Out) {
+  DGLINK_TRY(checkCommand(Function, Command, "Command"));
+  _pi_command_buffer &CommandBuffer = *Command->CommandBuffer;
+  const std::lock_guard<std::mutex> Lock(CommandBuffer.Mutex);
+  RecordedCommand &Recorded = *Command->Command;
+  if (Recorded.Signal == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                        "{}: the command was appended without an event to signal", Function);
+  _pi_event *Fresh = makeCommandEvent(CommandBuffer, Recorded.type());
+  release(Recorded.Signal);
+  Recorded.Signal = Fresh;
+  retain(Fresh);
+  *Out = Fresh;
+  return PI_SUCCESS;
+}
+
+pi_result updateWaitEvents(const char *Function, CommandHandle *Command, pi_uint32 NumEvents,
+                           const pi_event *Events) {
+  DGLINK_TRY(checkCommand(Function, Command, "Command"));
+  _pi_command_buffer &CommandBuffer = *Command->CommandBuffer;
+  DGLINK_TRY(checkCommandWaits(Function, CommandBuffer, NumEvents, Events));
+  const std::lock_guard<std::mutex> Lock(CommandBuffer.Mutex);
+  RecordedCommand &Recorded = *Command->Command;
+  if (NumEvents != Recorded.Waits.size())
+    return dglink::fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
+                        "{}: {} events given, the command was appended with {}: the number "
+                        "stays",
+                        Function, NumEvents, Recorded.Waits.size());
+  for (pi_uint32 I = 0; I < NumEvents; ++I) {
+    retain(Events[I]);
+    release(Recorded.Waits[I]);
+    Recorded.Waits[I] = Events[I];
   }
   return PI_SUCCESS;
 }

@@ -88,6 +88,35 @@ bool freeToPool(const char *Function, _pi_context &Context, void *Pointer, pi_re
 // last release).
 void registerQueue(_pi_queue &Queue);
 
+// The latest execution of a command buffer's command whose event Event is
+// (_pi_event::OfCommand), retained for the caller; null before the first
+// (command_buffer.cpp).
+_pi_event *currentExecution(_pi_event &Event);
+
+// Events released when it goes.
+class HeldEvents {
+public:
+  HeldEvents() = default;
+  HeldEvents(const HeldEvents &) = delete;
+  HeldEvents &operator=(const HeldEvents &) = delete;
+  ~HeldEvents() {
+    for (_pi_event *Event : Events)
+      release(Event);
+  }
+  // Takes Event's reference (released at once where it cannot be kept).
+  void hold(_pi_event *Event) {
+    try {
+      Events.push_back(Event);
+    } catch (...) {
+      release(Event);
+      throw;
+    }
+  }
+
+private:
+  std::vector<_pi_event *> Events;
+};
+
 // Runs Submit(Request) with the wait list and, where the caller asked for one, the
 // event: its handle is made before the command is submitted, so that nothing can
 // fail once the backend accepted the command.
@@ -99,13 +128,23 @@ pi_result submit(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
   Request.Waits = Waits;
   Request.NumWaits = NumWaits;
   // Events of no command (made from the native handle 0) are complete: the backend
-  // never sees them.
+  // never sees them. A command buffer's command's event stands for its latest execution
+  // (none before the first submission: complete).
   std::vector<pi_event> Commands;
+  HeldEvents Executions;
   for (pi_uint32 I = 0; I < NumWaits; ++I)
-    if (Waits[I]->Impl == nullptr) {
-      for (pi_uint32 J = 0; J < NumWaits; ++J)
-        if (Waits[J]->Impl != nullptr)
-          Commands.push_back(Waits[J]);
+    if (Waits[I]->Impl == nullptr || Waits[I]->OfCommand) {
+      for (pi_uint32 J = 0; J < NumWaits; ++J) {
+        _pi_event *Wait = Waits[J];
+        if (Wait->OfCommand) {
+          Wait = currentExecution(*Wait);
+          if (Wait == nullptr)
+            continue;
+          Executions.hold(Wait);
+        }
+        if (Wait->Impl != nullptr)
+          Commands.push_back(Wait);
+      }
       Request.Waits = Commands.empty() ? nullptr : Commands.data();
       Request.NumWaits = static_cast<pi_uint32>(Commands.size());
       break;

@@ -85,6 +85,8 @@ const char *kindName(HandleKind Kind) {
     return "USM pool";
   case HandleKind::PhysicalMem:
     return "physical memory object";
+  case HandleKind::Command:
+    return "command-buffer command";
   }
   return "handle";
 }
@@ -112,7 +114,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::PhysicalMem);
+                         Kind <= static_cast<uint32_t>(HandleKind::Command);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -173,6 +175,7 @@ template std::unique_ptr<_pi_program> makeHandle<_pi_program>();
 template std::unique_ptr<_pi_kernel> makeHandle<_pi_kernel>();
 template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
 template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
+template std::unique_ptr<CommandHandle> makeHandle<CommandHandle>();
 template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
 
@@ -246,6 +249,12 @@ void release(_pi_command_buffer *CommandBuffer) {
   dropCommands(*CommandBuffer);
   release(CommandBuffer->Context);
   quarantine().add(CommandBuffer);
+}
+
+void release(CommandHandle *Handle) {
+  if (!dropReference(Handle))
+    return;
+  quarantine().add(Handle);
 }
 
 void release(UsmPool *Pool) {

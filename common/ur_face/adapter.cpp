@@ -485,12 +485,24 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUPPORT_EXP:
     // The core records and replays command buffers on every backend (command_buffer.h).
     return Answer.boolean(true);
-  case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP:
-    // Commands are not updatable: updatable command buffers are refused.
-    return Answer.value(ur_device_command_buffer_update_capability_flags_t{0});
+  case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
+    // The core updates a kernel launch's arguments, sizes and kernel, and a command's
+    // events; a global offset only where the backend launches with one.
+    ur_device_command_buffer_update_capability_flags_t Flags =
+        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
+        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
+        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE |
+        UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS;
+    if (core::backend().globalOffsets())
+      Flags |= UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET;
+    return Answer.value(Flags);
+  }
   case UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP:
+    // Commands wait for events and signal their own (core::CommandEventImpl).
+    return Answer.boolean(true);
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
-    // Commands take no events of their own; no command buffer inside another.
+    // No command buffer inside another.
     return Answer.boolean(false);
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
     // urVirtualMem* / urPhysicalMem* where the driver maps memory (core::ContextImpl).

@@ -1,54 +1,57 @@
 // UR's command-buffer extension over the core's command buffers
 // (dglink/core/command_buffer.h): UR's null, list and feature checks first, then one
-// call into the core. Commands are not updatable (UPDATE_CAPABILITIES 0) and take no
-// events of their own (COMMAND_BUFFER_EVENT_SUPPORT false): docs/ur.md.
+// call into the core. Commands take events, and those of an updatable command buffer
+// are updated by the core: docs/ur.md.
 #include "entry_points.h"
+
+#include <cstring>
 
 namespace dglink::ur {
 
 namespace {
 
 // What every append checks before the core: the sync-point list and the event list
-// against their counts, the events and command handles this face does not serve.
+// against their counts.
 ur_result_t checkAppend(const char *Function, uint32_t NumSyncPoints,
                         const ur_exp_command_buffer_sync_point_t *SyncPoints, uint32_t NumEvents,
-                        const ur_event_handle_t *Events, const ur_event_handle_t *Event,
-                        const ur_exp_command_buffer_command_handle_t *Command) {
+                        const ur_event_handle_t *Events) {
   if ((NumSyncPoints == 0) != (SyncPoints == nullptr))
     return failUr(UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_WAIT_LIST_EXP,
                   "{}: sync-point wait list: {} sync points but the list pointer is {}", Function,
                   NumSyncPoints, SyncPoints == nullptr ? "null" : "not null");
-  if (const ur_result_t Waits = checkWaitList(Function, NumEvents, Events);
-      Waits != UR_RESULT_SUCCESS)
-    return Waits;
-  if (Events != nullptr || Event != nullptr)
-    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                  "{}: commands of a command buffer take no events here "
-                  "(UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP is false)",
-                  Function);
-  if (Command != nullptr)
-    return failUr(UR_RESULT_ERROR_INVALID_OPERATION,
-                  "{}: 'phCommand' is given but the command buffer is not updatable", Function);
-  return UR_RESULT_SUCCESS;
+  return checkWaitList(Function, NumEvents, Events);
 }
 
 #define DGLINK_UR_APPEND_CHECKS()                                                                  \
   do {                                                                                             \
     if (const ur_result_t DglinkAppend_ =                                                          \
             checkAppend(__func__, numSyncPointsInWaitList, pSyncPointWaitList,                     \
-                        numEventsInWaitList, phEventWaitList, phEvent, phCommand);                 \
+                        numEventsInWaitList, phEventWaitList);                                     \
         DglinkAppend_ != UR_RESULT_SUCCESS)                                                        \
       return DglinkAppend_;                                                                        \
   } while (0)
 
+// A command's dependencies and outputs in the core's words.
 core::SyncPoints syncPoints(uint32_t Count, const ur_exp_command_buffer_sync_point_t *List,
-                            ur_exp_command_buffer_sync_point_t *Out) {
+                            ur_exp_command_buffer_sync_point_t *Out, uint32_t NumEvents,
+                            const ur_event_handle_t *Events, ur_event_handle_t *Event,
+                            ur_exp_command_buffer_command_handle_t *Command) {
   static_assert(sizeof(ur_exp_command_buffer_sync_point_t) == sizeof(pi_uint32));
-  return core::SyncPoints{Count, List, Out};
+  static_assert(sizeof(ur_exp_command_buffer_command_handle_t) == sizeof(core::CommandHandle *));
+  return core::SyncPoints{Count,
+                          List,
+                          Out,
+                          NumEvents,
+                          core(Events),
+                          core(Event),
+                          reinterpret_cast<core::CommandHandle **>(Command)};
 }
 
-// The kernel alternatives are for updates, which this face does not serve; they are
-// checked as UR says and not used.
+#define DGLINK_UR_SYNC_POINTS()                                                                    \
+  syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint, numEventsInWaitList,         \
+             phEventWaitList, phEvent, phCommand)
+
+// The kernel alternatives (kept by the core for updates), checked as UR says.
 ur_result_t checkAlternatives(const char *Function, ur_kernel_handle_t Kernel, uint32_t Count,
                               const ur_kernel_handle_t *Alternatives) {
   if ((Count == 0) != (Alternatives == nullptr))
@@ -130,15 +133,10 @@ ur_result_t urCommandBufferCreateExp(ur_context_handle_t hContext, ur_device_han
   DGLINK_UR_NOT_NULL_POINTER(phCommandBuffer);
   DGLINK_UR_CHECK(hContext, PI_ERROR_INVALID_CONTEXT);
   DGLINK_UR_CHECK(hDevice, PI_ERROR_INVALID_DEVICE);
-  if (pCommandBufferDesc->isUpdatable)
-    return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                  "{}: updatable command buffers are not served "
-                  "(UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP is 0)",
-                  __func__);
   _pi_command_buffer *CommandBuffer = nullptr;
-  DGLINK_UR_TRY(core::createCommandBuffer(__func__, core(hContext), core(hDevice),
-                                          pCommandBufferDesc->isInOrder,
-                                          pCommandBufferDesc->enableProfiling, &CommandBuffer));
+  DGLINK_UR_TRY(core::createCommandBuffer(
+      __func__, core(hContext), core(hDevice), pCommandBufferDesc->isInOrder,
+      pCommandBufferDesc->enableProfiling, pCommandBufferDesc->isUpdatable, &CommandBuffer));
   *phCommandBuffer = face(CommandBuffer);
   return UR_RESULT_SUCCESS;
 }
@@ -183,8 +181,8 @@ ur_result_t urCommandBufferGetInfoExp(ur_exp_command_buffer_handle_t hCommandBuf
     return Answer.value(uint32_t{CommandBuffer.RefCount.load()});
   case UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR: {
     const ur_exp_command_buffer_desc_t Descriptor{UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC,
-                                                  nullptr, false, CommandBuffer.InOrder,
-                                                  CommandBuffer.Profiling};
+                                                  nullptr, CommandBuffer.Updatable,
+                                                  CommandBuffer.InOrder, CommandBuffer.Profiling};
     return Answer.value(Descriptor);
   }
   default:
@@ -210,10 +208,10 @@ ur_result_t urCommandBufferAppendKernelLaunchExp(
       R != UR_RESULT_SUCCESS)
     return R;
   DGLINK_UR_APPEND_CHECKS();
-  DGLINK_UR_CORE(core::appendKernelLaunch(
-      __func__, core(hCommandBuffer), core(hKernel), workDim, pGlobalWorkOffset, pGlobalWorkSize,
-      pLocalWorkSize, nullptr,
-      syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  DGLINK_UR_CORE(core::appendKernelLaunch(__func__, core(hCommandBuffer), core(hKernel), workDim,
+                                          pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize,
+                                          nullptr, numKernelAlternatives,
+                                          core(phKernelAlternatives), DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -243,10 +241,10 @@ ur_result_t urCommandBufferAppendKernelLaunchWithArgsExp(
   if (const ur_result_t R = launchArguments(__func__, *core(hKernel), numArgs, pArgs, Arguments);
       R != UR_RESULT_SUCCESS)
     return R;
-  DGLINK_UR_CORE(core::appendKernelLaunch(
-      __func__, core(hCommandBuffer), core(hKernel), workDim, pGlobalWorkOffset, pGlobalWorkSize,
-      pLocalWorkSize, &Arguments,
-      syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  DGLINK_UR_CORE(core::appendKernelLaunch(__func__, core(hCommandBuffer), core(hKernel), workDim,
+                                          pGlobalWorkOffset, pGlobalWorkSize, pLocalWorkSize,
+                                          &Arguments, numKernelAlternatives,
+                                          core(phKernelAlternatives), DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -262,9 +260,8 @@ ur_result_t urCommandBufferAppendUSMMemcpyExp(
   if (size == 0)
     return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'size' is 0", __func__);
   DGLINK_UR_APPEND_CHECKS();
-  return usmResult(
-      core::appendUsmCopy(__func__, core(hCommandBuffer), pDst, pSrc, size,
-                          syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return usmResult(core::appendUsmCopy(__func__, core(hCommandBuffer), pDst, pSrc, size,
+                                       DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -281,9 +278,8 @@ ur_result_t urCommandBufferAppendUSMFillExp(
     return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: a pattern of {} bytes does not tile {} bytes",
                   __func__, patternSize, size);
   DGLINK_UR_APPEND_CHECKS();
-  return usmResult(
-      core::appendUsmFill(__func__, core(hCommandBuffer), pMemory, pPattern, patternSize, size,
-                          syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return usmResult(core::appendUsmFill(__func__, core(hCommandBuffer), pMemory, pPattern,
+                                       patternSize, size, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -304,9 +300,8 @@ ur_result_t urCommandBufferAppendUSMPrefetchExp(
   const core::UsmMigration To = (flags & UR_USM_MIGRATION_FLAG_DEVICE_TO_HOST) != 0
                                     ? core::UsmMigration::ToHost
                                     : core::UsmMigration::ToDevice;
-  return usmResult(
-      core::appendUsmPrefetch(__func__, core(hCommandBuffer), pMemory, size, To,
-                              syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return usmResult(core::appendUsmPrefetch(__func__, core(hCommandBuffer), pMemory, size, To,
+                                           DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -324,9 +319,8 @@ ur_result_t urCommandBufferAppendUSMAdviseExp(
   if (size == 0)
     return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'size' is 0", __func__);
   DGLINK_UR_APPEND_CHECKS();
-  return usmResult(
-      core::appendUsmAdvise(__func__, core(hCommandBuffer), pMemory, size, advice,
-                            syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return usmResult(core::appendUsmAdvise(__func__, core(hCommandBuffer), pMemory, size, advice,
+                                         DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -340,9 +334,9 @@ ur_result_t urCommandBufferAppendMemBufferCopyExp(
   DGLINK_UR_NOT_NULL_HANDLE(hSrcMem);
   DGLINK_UR_NOT_NULL_HANDLE(hDstMem);
   DGLINK_UR_APPEND_CHECKS();
-  return sizeProblem(core::appendBufferCopy(
-      __func__, core(hCommandBuffer), core(hSrcMem), core(hDstMem), srcOffset, dstOffset, size,
-      syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return sizeProblem(core::appendBufferCopy(__func__, core(hCommandBuffer), core(hSrcMem),
+                                            core(hDstMem), srcOffset, dstOffset, size,
+                                            DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -356,9 +350,8 @@ ur_result_t urCommandBufferAppendMemBufferWriteExp(
   DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
   DGLINK_UR_NOT_NULL_POINTER(pSrc);
   DGLINK_UR_APPEND_CHECKS();
-  return sizeProblem(
-      core::appendBufferWrite(__func__, core(hCommandBuffer), core(hBuffer), offset, size, pSrc,
-                              syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return sizeProblem(core::appendBufferWrite(__func__, core(hCommandBuffer), core(hBuffer), offset,
+                                             size, pSrc, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -372,9 +365,8 @@ ur_result_t urCommandBufferAppendMemBufferReadExp(
   DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
   DGLINK_UR_NOT_NULL_POINTER(pDst);
   DGLINK_UR_APPEND_CHECKS();
-  return sizeProblem(
-      core::appendBufferRead(__func__, core(hCommandBuffer), core(hBuffer), offset, size, pDst,
-                             syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return sizeProblem(core::appendBufferRead(__func__, core(hCommandBuffer), core(hBuffer), offset,
+                                            size, pDst, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -393,7 +385,7 @@ ur_result_t urCommandBufferAppendMemBufferCopyRectExp(
   return sizeProblem(core::appendBufferCopyRect(
       __func__, core(hCommandBuffer), core(hSrcMem), core(hDstMem), rectOffset(srcOrigin),
       rectOffset(dstOrigin), rectRegion(region), srcRowPitch, srcSlicePitch, dstRowPitch,
-      dstSlicePitch, syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+      dstSlicePitch, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -412,7 +404,7 @@ ur_result_t urCommandBufferAppendMemBufferWriteRectExp(
   return sizeProblem(core::appendBufferWriteRect(
       __func__, core(hCommandBuffer), core(hBuffer), rectOffset(bufferOffset),
       rectOffset(hostOffset), rectRegion(region), bufferRowPitch, bufferSlicePitch, hostRowPitch,
-      hostSlicePitch, pSrc, syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+      hostSlicePitch, pSrc, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -431,7 +423,7 @@ ur_result_t urCommandBufferAppendMemBufferReadRectExp(
   return sizeProblem(core::appendBufferReadRect(
       __func__, core(hCommandBuffer), core(hBuffer), rectOffset(bufferOffset),
       rectOffset(hostOffset), rectRegion(region), bufferRowPitch, bufferSlicePitch, hostRowPitch,
-      hostSlicePitch, pDst, syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+      hostSlicePitch, pDst, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -445,9 +437,8 @@ ur_result_t urCommandBufferAppendMemBufferFillExp(
   DGLINK_UR_NOT_NULL_HANDLE(hBuffer);
   DGLINK_UR_NOT_NULL_POINTER(pPattern);
   DGLINK_UR_APPEND_CHECKS();
-  return sizeProblem(core::appendBufferFill(
-      __func__, core(hCommandBuffer), core(hBuffer), pPattern, patternSize, offset, size,
-      syncPoints(numSyncPointsInWaitList, pSyncPointWaitList, pSyncPoint)));
+  return sizeProblem(core::appendBufferFill(__func__, core(hCommandBuffer), core(hBuffer), pPattern,
+                                            patternSize, offset, size, DGLINK_UR_SYNC_POINTS()));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -462,6 +453,101 @@ ur_result_t urEnqueueCommandBufferExp(ur_queue_handle_t hQueue,
   DGLINK_UR_CORE(core::enqueueCommandBuffer(__func__, core(hQueue), core(hCommandBuffer),
                                             numEventsInWaitList, core(phEventWaitList),
                                             core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+namespace {
+
+// One update descriptor's arguments in the core's words: memory objects, USM pointers
+// (pNewPointerArg points at the pointer), values and local memory (a null value).
+ur_result_t updateArguments(const char *Function, uint32_t Which,
+                            const ur_exp_command_buffer_update_kernel_launch_desc_t &Desc,
+                            core::KernelLaunchUpdate &Out) {
+  if ((Desc.numNewMemObjArgs != 0 && Desc.pNewMemObjArgList == nullptr) ||
+      (Desc.numNewPointerArgs != 0 && Desc.pNewPointerArgList == nullptr) ||
+      (Desc.numNewValueArgs != 0 && Desc.pNewValueArgList == nullptr))
+    return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
+                  "{}: update {}: an argument list is null but its count is not 0", Function,
+                  Which);
+  Out.Arguments.reserve(Desc.numNewMemObjArgs + Desc.numNewPointerArgs + Desc.numNewValueArgs);
+  for (uint32_t I = 0; I < Desc.numNewMemObjArgs; ++I) {
+    const ur_exp_command_buffer_update_memobj_arg_desc_t &Arg = Desc.pNewMemObjArgList[I];
+    core::KernelArgument Argument;
+    Argument.Type = core::KernelArgument::Kind::Buffer;
+    Argument.Buffer = core(Arg.hNewMemObjArg);
+    Out.Arguments.emplace_back(Arg.argIndex, std::move(Argument));
+  }
+  for (uint32_t I = 0; I < Desc.numNewPointerArgs; ++I) {
+    const ur_exp_command_buffer_update_pointer_arg_desc_t &Arg = Desc.pNewPointerArgList[I];
+    core::KernelArgument Argument;
+    Argument.Type = core::KernelArgument::Kind::Pointer;
+    const void *Pointer = nullptr;
+    if (Arg.pNewPointerArg != nullptr)
+      std::memcpy(&Pointer, Arg.pNewPointerArg, sizeof(Pointer));
+    const auto *Bytes = reinterpret_cast<const uint8_t *>(&Pointer);
+    Argument.Bytes.assign(Bytes, Bytes + sizeof(Pointer));
+    Out.Arguments.emplace_back(Arg.argIndex, std::move(Argument));
+  }
+  for (uint32_t I = 0; I < Desc.numNewValueArgs; ++I) {
+    const ur_exp_command_buffer_update_value_arg_desc_t &Arg = Desc.pNewValueArgList[I];
+    core::KernelArgument Argument;
+    if (Arg.pNewValueArg == nullptr) {
+      Argument.Type = core::KernelArgument::Kind::Local;
+      Argument.LocalSize = Arg.argSize;
+    } else {
+      const auto *Bytes = static_cast<const uint8_t *>(Arg.pNewValueArg);
+      Argument.Bytes.assign(Bytes, Bytes + Arg.argSize);
+    }
+    Out.Arguments.emplace_back(Arg.argIndex, std::move(Argument));
+  }
+  return UR_RESULT_SUCCESS;
+}
+
+} // namespace
+
+ur_result_t urCommandBufferUpdateKernelLaunchExp(
+    ur_exp_command_buffer_handle_t hCommandBuffer, uint32_t numKernelUpdates,
+    const ur_exp_command_buffer_update_kernel_launch_desc_t *pUpdateKernelLaunch) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hCommandBuffer);
+  DGLINK_UR_NOT_NULL_POINTER(pUpdateKernelLaunch);
+  if (numKernelUpdates == 0)
+    return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: argument 'numKernelUpdates' is 0", __func__);
+  for (uint32_t I = 0; I < numKernelUpdates; ++I)
+    if (pUpdateKernelLaunch[I].hCommand == nullptr)
+      return failUr(UR_RESULT_ERROR_INVALID_NULL_HANDLE, "{}: update {}: 'hCommand' is null",
+                    __func__, I);
+  std::vector<core::KernelLaunchUpdate> Updates(numKernelUpdates);
+  for (uint32_t I = 0; I < numKernelUpdates; ++I) {
+    const ur_exp_command_buffer_update_kernel_launch_desc_t &Desc = pUpdateKernelLaunch[I];
+    core::KernelLaunchUpdate &Update = Updates[I];
+    Update.Command = core(Desc.hCommand);
+    Update.NewKernel = core(Desc.hNewKernel);
+    Update.WorkDim = Desc.newWorkDim;
+    Update.GlobalWorkOffset = Desc.pNewGlobalWorkOffset;
+    Update.GlobalWorkSize = Desc.pNewGlobalWorkSize;
+    Update.LocalWorkSize = Desc.pNewLocalWorkSize;
+    if (const ur_result_t R = updateArguments(__func__, I, Desc, Update); R != UR_RESULT_SUCCESS)
+      return R;
+  }
+  DGLINK_UR_CORE(core::updateKernelLaunches(__func__, core(hCommandBuffer), Updates));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urCommandBufferUpdateSignalEventExp(ur_exp_command_buffer_command_handle_t hCommand,
+                                                ur_event_handle_t *phSignalEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hCommand);
+  DGLINK_UR_NOT_NULL_POINTER(phSignalEvent);
+  DGLINK_UR_CORE(core::updateSignalEvent(__func__, core(hCommand), core(phSignalEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urCommandBufferUpdateWaitEventsExp(ur_exp_command_buffer_command_handle_t hCommand,
+                                               uint32_t numEventsInWaitList,
+                                               const ur_event_handle_t *phEventWaitList) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hCommand);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  DGLINK_UR_CORE(
+      core::updateWaitEvents(__func__, core(hCommand), numEventsInWaitList, core(phEventWaitList)));
 }
 DGLINK_UR_CATCH_ALL
 

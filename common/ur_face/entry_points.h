@@ -328,5 +328,12 @@ ur_result_t urCommandBufferAppendMemBufferFillExp(ur_exp_command_buffer_handle_t
                                                   ur_exp_command_buffer_command_handle_t *);
 ur_result_t urEnqueueCommandBufferExp(ur_queue_handle_t, ur_exp_command_buffer_handle_t, uint32_t,
                                       const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t
+urCommandBufferUpdateKernelLaunchExp(ur_exp_command_buffer_handle_t, uint32_t,
+                                     const ur_exp_command_buffer_update_kernel_launch_desc_t *);
+ur_result_t urCommandBufferUpdateSignalEventExp(ur_exp_command_buffer_command_handle_t,
+                                                ur_event_handle_t *);
+ur_result_t urCommandBufferUpdateWaitEventsExp(ur_exp_command_buffer_command_handle_t, uint32_t,
+                                               const ur_event_handle_t *);
 
 } // namespace dglink::ur

@@ -55,6 +55,7 @@ DGLINK_UR_HANDLE_PAIR(ur_event_handle_t, _pi_event)
 DGLINK_UR_HANDLE_PAIR(ur_exp_command_buffer_handle_t, _pi_command_buffer)
 DGLINK_UR_HANDLE_PAIR(ur_usm_pool_handle_t, ::dglink::core::UsmPool)
 DGLINK_UR_HANDLE_PAIR(ur_physical_mem_handle_t, dglink::core::PhysicalMemory)
+DGLINK_UR_HANDLE_PAIR(ur_exp_command_buffer_command_handle_t, dglink::core::CommandHandle)
 #undef DGLINK_UR_HANDLE_PAIR
 
 // Lists of handles: the same pointers, read as the core's.
@@ -63,6 +64,9 @@ inline const pi_device *core(const ur_device_handle_t *List) {
 }
 inline const pi_event *core(const ur_event_handle_t *List) {
   return reinterpret_cast<const pi_event *>(List);
+}
+inline const pi_kernel *core(const ur_kernel_handle_t *List) {
+  return reinterpret_cast<const pi_kernel *>(List);
 }
 inline const pi_program *core(const ur_program_handle_t *List) {
   return reinterpret_cast<const pi_program *>(List);

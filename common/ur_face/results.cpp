@@ -4,6 +4,8 @@
 namespace dglink::ur {
 
 ur_result_t toUr(pi_result Result) {
+  if (Result == core::InvalidMutableCommand) // not one of PI's names
+    return UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP;
   switch (Result) {
   case PI_SUCCESS:
     return UR_RESULT_SUCCESS;

@@ -171,6 +171,9 @@ ur_dditable_t makeTable() {
       urCommandBufferAppendMemBufferWriteRectExp;
   Table.CommandBufferExp.pfnAppendMemBufferReadRectExp = urCommandBufferAppendMemBufferReadRectExp;
   Table.CommandBufferExp.pfnAppendMemBufferFillExp = urCommandBufferAppendMemBufferFillExp;
+  Table.CommandBufferExp.pfnUpdateKernelLaunchExp = urCommandBufferUpdateKernelLaunchExp;
+  Table.CommandBufferExp.pfnUpdateSignalEventExp = urCommandBufferUpdateSignalEventExp;
+  Table.CommandBufferExp.pfnUpdateWaitEventsExp = urCommandBufferUpdateWaitEventsExp;
   Table.EnqueueExp.pfnCommandBufferExp = urEnqueueCommandBufferExp;
   return Table;
 }

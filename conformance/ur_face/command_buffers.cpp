@@ -2,13 +2,15 @@
 // core on every backend (docs/ur.md, "Command buffers"): commands recorded with their
 // arguments captured at append time and replayed in order at each submission. A
 // scenario of dglink_conformance_ur only; kernels are set up through UR directly (the
-// bridge keeps PI's kernel arguments on its side).
+// bridge keeps PI's kernel arguments on its side). Commands take events, and the commands
+// of an updatable command buffer are updated between submissions.
 #include "fixtures.h"
 #include "ur_handles.h"
 
 #include <unified-runtime/ur_api.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -29,6 +31,30 @@ ur_exp_kernel_arg_properties_t pointerArgument(void *Pointer) {
   Arg.size = sizeof(void *);
   Arg.value.pointer = Pointer;
   return Arg;
+}
+
+// An update of a kernel launch that keeps its shape (1 dimension) unless told.
+ur_exp_command_buffer_update_kernel_launch_desc_t
+launchUpdate(ur_exp_command_buffer_command_handle_t Command) {
+  ur_exp_command_buffer_update_kernel_launch_desc_t Update{};
+  Update.stype = UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_KERNEL_LAUNCH_DESC;
+  Update.hCommand = Command;
+  Update.newWorkDim = 1;
+  return Update;
+}
+
+// A new USM pointer for argument Index: the descriptor points at the pointer.
+ur_exp_command_buffer_update_pointer_arg_desc_t pointerUpdate(uint32_t Index,
+                                                              void *const &Pointer) {
+  return {UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_UPDATE_POINTER_ARG_DESC, nullptr, Index, nullptr,
+          &Pointer};
+}
+
+// The validation layer of UR's snapshot does not record the events that command-buffer
+// appends and urCommandBufferUpdateSignalEventExp return: the scenario names them for
+// validation_run.sh, which then allows its messages about them.
+void nameCommandEvent(ur_event_handle_t Event) {
+  std::fprintf(stderr, "dglink-ur-scenario: command event %p\n", static_cast<void *>(Event));
 }
 
 class UrCommandBuffers : public BuiltProgramTest {
@@ -56,9 +82,9 @@ protected:
   }
 
   // A command buffer of the test's context and device (ASSERT under it).
-  void create(ur_exp_command_buffer_handle_t &Out, bool InOrder = false) {
+  void create(ur_exp_command_buffer_handle_t &Out, bool InOrder = false, bool Updatable = false) {
     const ur_exp_command_buffer_desc_t Desc{UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, nullptr,
-                                            false, InOrder, false};
+                                            Updatable, InOrder, false};
     ASSERT_EQ(urCommandBufferCreateExp(Ctx, Dev, &Desc, &Out), UR_RESULT_SUCCESS)
         << urLastError(Platform);
   }
@@ -101,24 +127,37 @@ protected:
   KernelHandle FillPattern, Increment;
 };
 
-// UR's device queries answer what is served: command buffers, no updates, no events.
-TEST_P(UrCommandBuffers, DeviceQueriesAndUpdatableRefused) {
-  ur_device_command_buffer_update_capability_flags_t Update = ~0u;
+// UR's device queries answer what is served: command buffers, updates of a kernel
+// launch's arguments, sizes and kernel and of a command's events (a global offset where
+// the backend launches with one), events of commands; an updatable command buffer says so.
+TEST_P(UrCommandBuffers, DeviceQueriesAnswerUpdatesAndEvents) {
+  ur_device_command_buffer_update_capability_flags_t Update = 0;
   EXPECT_EQ(urDeviceGetInfo(Dev, UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP,
                             sizeof(Update), &Update, nullptr),
             UR_RESULT_SUCCESS);
-  EXPECT_EQ(Update, 0u);
-  ur_bool_t Events = true;
+  const ur_device_command_buffer_update_capability_flags_t Always =
+      UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
+      UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |
+      UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_SIZE |
+      UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_HANDLE |
+      UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_EVENTS;
+  EXPECT_EQ(Update &
+                ~ur_device_command_buffer_update_capability_flags_t{
+                    UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_GLOBAL_WORK_OFFSET},
+            Always);
+  ur_bool_t Events = false;
   EXPECT_EQ(urDeviceGetInfo(Dev, UR_DEVICE_INFO_COMMAND_BUFFER_EVENT_SUPPORT_EXP, sizeof(Events),
                             &Events, nullptr),
             UR_RESULT_SUCCESS);
-  EXPECT_FALSE(Events);
-  const ur_exp_command_buffer_desc_t Updatable{UR_STRUCTURE_TYPE_EXP_COMMAND_BUFFER_DESC, nullptr,
-                                               true, false, false};
+  EXPECT_TRUE(Events);
   ur_exp_command_buffer_handle_t CommandBuffer = nullptr;
-  EXPECT_EQ(urCommandBufferCreateExp(Ctx, Dev, &Updatable, &CommandBuffer),
-            UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  EXPECT_EQ(CommandBuffer, nullptr);
+  ASSERT_NO_FATAL_FAILURE(create(CommandBuffer, false, true));
+  ur_exp_command_buffer_desc_t Desc{};
+  EXPECT_EQ(urCommandBufferGetInfoExp(CommandBuffer, UR_EXP_COMMAND_BUFFER_INFO_DESCRIPTOR,
+                                      sizeof(Desc), &Desc, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_TRUE(Desc.isUpdatable);
+  EXPECT_EQ(urCommandBufferReleaseExp(CommandBuffer), UR_RESULT_SUCCESS);
 }
 
 // Fills, copies and buffer commands recorded once, replayed twice: each replay writes
@@ -407,16 +446,18 @@ TEST_P(UrCommandBuffers, BadInputIsRefusedWithUrCodes) {
   EXPECT_EQ(urCommandBufferAppendUSMMemcpyExp(CommandBuffer, B, A, Bytes, 1, &Later, 0, nullptr,
                                               nullptr, nullptr, nullptr),
             UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_SYNC_POINT_EXP);
-  // Events and command handles of commands are not served.
+  // A wait list that disagrees with its count; a command handle of a command buffer that
+  // is not updatable.
   ur_event_handle_t Event = nullptr;
-  EXPECT_EQ(urCommandBufferAppendUSMMemcpyExp(CommandBuffer, B, A, Bytes, 0, nullptr, 0, nullptr,
+  EXPECT_EQ(urCommandBufferAppendUSMMemcpyExp(CommandBuffer, B, A, Bytes, 0, nullptr, 1, nullptr,
                                               nullptr, &Event, nullptr),
-            UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
+            UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
   EXPECT_EQ(Event, nullptr);
   ur_exp_command_buffer_command_handle_t Command = nullptr;
   EXPECT_EQ(urCommandBufferAppendUSMMemcpyExp(CommandBuffer, B, A, Bytes, 0, nullptr, 0, nullptr,
                                               nullptr, nullptr, &Command),
             UR_RESULT_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(Command, nullptr);
   // A buffer of another context.
   ContextHandle OtherContext;
   ASSERT_PI_SUCCESS(piContextCreate(nullptr, 1, &Device, OtherContext.out()));
@@ -546,6 +587,318 @@ TEST_P(UrCommandBuffers, ConcurrentAppendsAndSubmissions) {
   }
   EXPECT_EQ(readBack(A), std::vector<int32_t>(Count, static_cast<int32_t>(Threads * PerThread)));
   EXPECT_EQ(urCommandBufferReleaseExp(Increments), UR_RESULT_SUCCESS);
+}
+
+// Events of commands: a command waits for an event of another queue, and its own event
+// orders a command of another queue after it; before the first submission that event is
+// complete. In an updatable command buffer the wait list and the event are replaced
+// between submissions, and the next submission follows them.
+TEST_P(UrCommandBuffers, CommandEventsOrderOtherQueues) {
+  void *A = deviceMemory();
+  void *B = deviceMemory();
+  ASSERT_TRUE(A != nullptr && B != nullptr);
+  ASSERT_NO_FATAL_FAILURE(zero(B));
+  ur_queue_handle_t Second = nullptr;
+  ASSERT_EQ(urQueueCreate(Ctx, Dev, nullptr, &Second), UR_RESULT_SUCCESS);
+  ur_exp_command_buffer_handle_t CommandBuffer = nullptr;
+  ASSERT_NO_FATAL_FAILURE(create(CommandBuffer, false, true));
+
+  // A fill of A on the second queue is the copy's wait event.
+  const int32_t Five = 5;
+  ur_event_handle_t Filled = nullptr, Copied = nullptr;
+  ASSERT_EQ(urEnqueueUSMFill(Second, A, sizeof(Five), &Five, Bytes, 0, nullptr, &Filled),
+            UR_RESULT_SUCCESS);
+  ur_exp_command_buffer_command_handle_t Copy = nullptr;
+  ASSERT_EQ(urCommandBufferAppendUSMMemcpyExp(CommandBuffer, B, A, Bytes, 0, nullptr, 1, &Filled,
+                                              nullptr, &Copied, &Copy),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_NE(Copied, nullptr);
+  ASSERT_NE(Copy, nullptr);
+  nameCommandEvent(Copied);
+  ur_command_t Type = UR_COMMAND_FORCE_UINT32;
+  EXPECT_EQ(urEventGetInfo(Copied, UR_EVENT_INFO_COMMAND_TYPE, sizeof(Type), &Type, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Type, UR_COMMAND_USM_MEMCPY);
+  EXPECT_EQ(urEventWait(1, &Copied), UR_RESULT_SUCCESS); // no execution yet: complete
+  ASSERT_EQ(urCommandBufferFinalizeExp(CommandBuffer), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urEnqueueCommandBufferExp(Q, CommandBuffer, 0, nullptr, nullptr), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  // A read of B on the second queue after the copy's event.
+  std::vector<int32_t> Values(Count, -1);
+  ASSERT_EQ(urEnqueueUSMMemcpy(Second, false, Values.data(), B, Bytes, 1, &Copied, nullptr),
+            UR_RESULT_SUCCESS);
+  ASSERT_EQ(urQueueFinish(Second), UR_RESULT_SUCCESS);
+  EXPECT_EQ(Values, std::vector<int32_t>(Count, 5));
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+
+  // New wait event (a fill of 8) and a new signal event for the next submission.
+  const int32_t Eight = 8;
+  ur_event_handle_t Refilled = nullptr, Recopied = nullptr;
+  ASSERT_EQ(urEnqueueUSMFill(Second, A, sizeof(Eight), &Eight, Bytes, 0, nullptr, &Refilled),
+            UR_RESULT_SUCCESS);
+  ASSERT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 1, &Refilled), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_EQ(urCommandBufferUpdateSignalEventExp(Copy, &Recopied), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  nameCommandEvent(Recopied);
+  ASSERT_NE(Recopied, Copied);
+  ASSERT_EQ(urEnqueueCommandBufferExp(Q, CommandBuffer, 0, nullptr, nullptr), UR_RESULT_SUCCESS);
+  std::fill(Values.begin(), Values.end(), -1);
+  ASSERT_EQ(urEnqueueUSMMemcpy(Second, false, Values.data(), B, Bytes, 1, &Recopied, nullptr),
+            UR_RESULT_SUCCESS);
+  ASSERT_EQ(urQueueFinish(Second), UR_RESULT_SUCCESS);
+  EXPECT_EQ(Values, std::vector<int32_t>(Count, 8));
+  ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
+  EXPECT_EQ(urEventGetInfo(Recopied, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                           &Status, nullptr),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(Status, UR_EVENT_STATUS_COMPLETE);
+
+  // The events outlive the command buffer; its command handle does not.
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urCommandBufferReleaseExp(CommandBuffer), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urEventWait(1, &Recopied), UR_RESULT_SUCCESS);
+  if (!leakCheckerOn()) {
+    EXPECT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 1, &Refilled),
+              UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+  }
+  for (ur_event_handle_t Event : {Filled, Copied, Refilled, Recopied})
+    EXPECT_EQ(urEventRelease(Event), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urQueueRelease(Second), UR_RESULT_SUCCESS);
+}
+
+// A kernel launch of an updatable command buffer, updated between submissions: a new
+// pointer argument, a smaller global size, another kernel of its alternatives, and back
+// to the first kernel, which keeps the arguments it had. Each submission writes what its
+// update says and nothing else.
+TEST_P(UrCommandBuffers, KernelLaunchUpdatesApplyToLaterSubmissions) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(kernels());
+  const ur_kernel_handle_t Fill = asUr(FillPattern.get());
+  const ur_kernel_handle_t Inc = asUr(Increment.get());
+  void *A = deviceMemory();
+  void *B = deviceMemory();
+  void *C = deviceMemory();
+  ASSERT_TRUE(A != nullptr && B != nullptr && C != nullptr);
+  for (void *Pointer : {A, B, C})
+    ASSERT_NO_FATAL_FAILURE(zero(Pointer));
+  const size_t Global = Count;
+  ur_exp_command_buffer_handle_t CommandBuffer = nullptr;
+  ASSERT_NO_FATAL_FAILURE(create(CommandBuffer, false, true));
+  const ur_exp_kernel_arg_properties_t Arg = pointerArgument(A);
+  ur_kernel_handle_t Alternatives[] = {Fill};
+  ur_exp_command_buffer_command_handle_t Launch = nullptr;
+  ASSERT_EQ(urCommandBufferAppendKernelLaunchWithArgsExp(
+                CommandBuffer, Inc, 1, nullptr, &Global, nullptr, 1, &Arg, 1, Alternatives, 0,
+                nullptr, 0, nullptr, nullptr, nullptr, &Launch),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_NE(Launch, nullptr);
+  ASSERT_EQ(urCommandBufferFinalizeExp(CommandBuffer), UR_RESULT_SUCCESS);
+  const auto submit = [&] {
+    ASSERT_EQ(urEnqueueCommandBufferExp(Q, CommandBuffer, 0, nullptr, nullptr), UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+  };
+  std::vector<int32_t> Pattern(Count), Ones(Count, 1), Zeros(Count, 0);
+  for (size_t I = 0; I < Count; ++I)
+    Pattern[I] = pattern(I);
+
+  ASSERT_NO_FATAL_FAILURE(submit()); // increment A
+  // increment B from now on (the update waits for the submission before it).
+  auto Update = launchUpdate(Launch);
+  const auto ToB = pointerUpdate(0, B);
+  Update.numNewPointerArgs = 1;
+  Update.pNewPointerArgList = &ToB;
+  ASSERT_EQ(urCommandBufferUpdateKernelLaunchExp(CommandBuffer, 1, &Update), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_NO_FATAL_FAILURE(submit());
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+  EXPECT_EQ(readBack(A), Ones);
+  EXPECT_EQ(readBack(B), Ones);
+
+  // fill_pattern of the first half of C: another kernel, a new argument and global size.
+  Update = launchUpdate(Launch);
+  Update.hNewKernel = Fill;
+  const auto ToC = pointerUpdate(0, C);
+  Update.numNewPointerArgs = 1;
+  Update.pNewPointerArgList = &ToC;
+  size_t Half = Count / 2;
+  Update.pNewGlobalWorkSize = &Half;
+  ASSERT_EQ(urCommandBufferUpdateKernelLaunchExp(CommandBuffer, 1, &Update), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_NO_FATAL_FAILURE(submit());
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+  std::vector<int32_t> HalfPattern = Pattern;
+  std::fill(HalfPattern.begin() + Count / 2, HalfPattern.end(), 0);
+  EXPECT_EQ(readBack(C), HalfPattern);
+  EXPECT_EQ(readBack(B), Ones);
+
+  // Back to increment, no arguments given: it keeps B; the whole range again.
+  Update = launchUpdate(Launch);
+  Update.hNewKernel = Inc;
+  size_t Whole = Count;
+  Update.pNewGlobalWorkSize = &Whole;
+  ASSERT_EQ(urCommandBufferUpdateKernelLaunchExp(CommandBuffer, 1, &Update), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_NO_FATAL_FAILURE(submit());
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+  EXPECT_EQ(readBack(B), std::vector<int32_t>(Count, 2));
+  EXPECT_EQ(readBack(A), Ones);
+  EXPECT_EQ(readBack(C), HalfPattern);
+  EXPECT_EQ(urCommandBufferReleaseExp(CommandBuffer), UR_RESULT_SUCCESS);
+}
+
+// Bad updates get the codes UR's spec names and change nothing: the launch still
+// increments its first argument afterwards.
+TEST_P(UrCommandBuffers, BadUpdatesAreRefusedWithUrCodes) {
+  ASSERT_NO_FATAL_FAILURE(kernels());
+  const ur_kernel_handle_t Fill = asUr(FillPattern.get());
+  const ur_kernel_handle_t Inc = asUr(Increment.get());
+  void *A = deviceMemory();
+  void *B = deviceMemory();
+  ASSERT_TRUE(A != nullptr && B != nullptr);
+  const size_t Global = Count;
+  const ur_exp_kernel_arg_properties_t Arg = pointerArgument(A);
+  ur_exp_command_buffer_handle_t Updatable = nullptr, Plain = nullptr;
+  ASSERT_NO_FATAL_FAILURE(create(Updatable, false, true));
+  ASSERT_NO_FATAL_FAILURE(create(Plain));
+  ur_exp_command_buffer_command_handle_t Launch = nullptr, Copy = nullptr;
+  ASSERT_EQ(urCommandBufferAppendKernelLaunchWithArgsExp(Updatable, Inc, 1, nullptr, &Global,
+                                                         nullptr, 1, &Arg, 0, nullptr, 0, nullptr,
+                                                         0, nullptr, nullptr, nullptr, &Launch),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_EQ(urCommandBufferAppendUSMMemcpyExp(Updatable, B, A, Bytes, 0, nullptr, 0, nullptr,
+                                              nullptr, nullptr, &Copy),
+            UR_RESULT_SUCCESS);
+
+  // Before the finalize.
+  auto Update = launchUpdate(Launch);
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 0, nullptr),
+            UR_RESULT_ERROR_INVALID_OPERATION);
+  ASSERT_EQ(urCommandBufferFinalizeExp(Updatable), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urCommandBufferFinalizeExp(Plain), UR_RESULT_SUCCESS);
+  // A command buffer that is not updatable; no update; no command; a null pointer.
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Plain, 1, &Update),
+            UR_RESULT_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 0, &Update),
+            UR_RESULT_ERROR_INVALID_SIZE);
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  Update.hCommand = nullptr;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_NULL_HANDLE);
+  // A command of another command buffer; a command that is no kernel launch.
+  ur_exp_command_buffer_handle_t Other = nullptr;
+  ASSERT_NO_FATAL_FAILURE(create(Other, false, true));
+  ASSERT_EQ(urCommandBufferFinalizeExp(Other), UR_RESULT_SUCCESS);
+  Update = launchUpdate(Launch);
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Other, 1, &Update),
+            UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+  Update = launchUpdate(Copy);
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_COMMAND_BUFFER_COMMAND_HANDLE_EXP);
+  // Work dimensions: 4; 2 without a global size and offset.
+  Update = launchUpdate(Launch);
+  Update.newWorkDim = 4;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_WORK_DIMENSION);
+  size_t Sizes[2] = {Count, 1};
+  Update.newWorkDim = 2;
+  Update.pNewGlobalWorkSize = Sizes;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_VALUE);
+  // A kernel that is not among the command's; an argument the kernel has not; a local
+  // size that does not divide the global size.
+  Update = launchUpdate(Launch);
+  Update.hNewKernel = Fill;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_VALUE);
+  Update = launchUpdate(Launch);
+  const auto Fifth = pointerUpdate(5, B);
+  Update.numNewPointerArgs = 1;
+  Update.pNewPointerArgList = &Fifth;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
+  Update = launchUpdate(Launch);
+  size_t Local = 5;
+  Update.pNewLocalWorkSize = &Local;
+  EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(Updatable, 1, &Update),
+            UR_RESULT_ERROR_INVALID_WORK_GROUP_SIZE);
+  // Events: the command has no event to replace; a wait list of another length.
+  ur_event_handle_t Event = nullptr;
+  EXPECT_EQ(urCommandBufferUpdateSignalEventExp(Copy, &Event), UR_RESULT_ERROR_INVALID_OPERATION);
+  EXPECT_EQ(Event, nullptr);
+  EXPECT_EQ(urCommandBufferUpdateSignalEventExp(Copy, nullptr),
+            UR_RESULT_ERROR_INVALID_NULL_POINTER);
+  ur_event_handle_t Marker = nullptr;
+  ASSERT_EQ(urEnqueueEventsWait(Q, 0, nullptr, &Marker), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 1, &Marker),
+            UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+  EXPECT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 1, nullptr),
+            UR_RESULT_ERROR_INVALID_EVENT_WAIT_LIST);
+  EXPECT_EQ(urCommandBufferUpdateWaitEventsExp(Copy, 0, nullptr), UR_RESULT_SUCCESS);
+
+  if (executesKernels()) {
+    ASSERT_NO_FATAL_FAILURE(zero(A));
+    ASSERT_EQ(urEnqueueCommandBufferExp(Q, Updatable, 0, nullptr, nullptr), UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_EQ(readBack(B), std::vector<int32_t>(Count, 1));
+  }
+  EXPECT_EQ(urEventRelease(Marker), UR_RESULT_SUCCESS);
+  for (ur_exp_command_buffer_handle_t Each : {Updatable, Plain, Other})
+    EXPECT_EQ(urCommandBufferReleaseExp(Each), UR_RESULT_SUCCESS);
+}
+
+// One thread submits an updatable command buffer while another moves its launch between
+// two arguments: each submission runs wholly before or after an update, so the increments
+// of both add up to the submissions.
+TEST_P(UrCommandBuffers, UpdatesWhileOtherThreadsSubmit) {
+  DGLINK_REQUIRE_KERNEL_EXECUTION();
+  ASSERT_NO_FATAL_FAILURE(kernels());
+  void *A = deviceMemory();
+  void *B = deviceMemory();
+  ASSERT_TRUE(A != nullptr && B != nullptr);
+  for (void *Pointer : {A, B})
+    ASSERT_NO_FATAL_FAILURE(zero(Pointer));
+  const size_t Global = Count;
+  const ur_exp_kernel_arg_properties_t Arg = pointerArgument(A);
+  ur_exp_command_buffer_handle_t CommandBuffer = nullptr;
+  ASSERT_NO_FATAL_FAILURE(create(CommandBuffer, false, true));
+  ur_exp_command_buffer_command_handle_t Launch = nullptr;
+  ASSERT_EQ(urCommandBufferAppendKernelLaunchWithArgsExp(
+                CommandBuffer, asUr(Increment.get()), 1, nullptr, &Global, nullptr, 1, &Arg, 0,
+                nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr, &Launch),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_EQ(urCommandBufferFinalizeExp(CommandBuffer), UR_RESULT_SUCCESS);
+  constexpr int Submissions = 24;
+  std::thread Submitter([&] {
+    for (int I = 0; I < Submissions; ++I)
+      EXPECT_EQ(urEnqueueCommandBufferExp(Q, CommandBuffer, 0, nullptr, nullptr),
+                UR_RESULT_SUCCESS);
+  });
+  std::thread Updater([&] {
+    for (int I = 0; I < Submissions; ++I) {
+      auto Update = launchUpdate(Launch);
+      const auto To = pointerUpdate(0, I % 2 == 0 ? B : A);
+      Update.numNewPointerArgs = 1;
+      Update.pNewPointerArgList = &To;
+      EXPECT_EQ(urCommandBufferUpdateKernelLaunchExp(CommandBuffer, 1, &Update), UR_RESULT_SUCCESS);
+    }
+  });
+  Submitter.join();
+  Updater.join();
+  ASSERT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
+  const std::vector<int32_t> InA = readBack(A), InB = readBack(B);
+  for (size_t I = 0; I < Count; ++I) {
+    EXPECT_EQ(InA[I] + InB[I], Submissions) << "element " << I;
+    EXPECT_EQ(InA[I], InA[0]) << "element " << I; // each submission wholly one way
+  }
+  EXPECT_EQ(urCommandBufferReleaseExp(CommandBuffer), UR_RESULT_SUCCESS);
 }
 
 DGLINK_INSTANTIATE_FOR_DEVICES(UrCommandBuffers);

@@ -8,7 +8,9 @@
 #   references to handle", "Attempting to release (or retain) nonexistent handle",
 #   "Retained -N reference(s)"). The bridge names those programs ("dglink-ur-bridge: linked program
 #   <handle>"); messages about them are counted and allowed; the same for the
-#   sub-buffers of urMemBufferPartition ("dglink-ur-bridge: sub-buffer <handle>");
+#   sub-buffers of urMemBufferPartition ("dglink-ur-bridge: sub-buffer <handle>") and the
+#   events of command-buffer commands (phEvent of the appends and of
+#   urCommandBufferUpdateSignalEventExp; "dglink-ur-scenario: command event <handle>");
 # - it checks the optional pool of urUSM*Alloc even when it is null ("There are no
 #   valid references to handle 0"): allowed for handle 0 alone.
 #   validation_run.sh CONFORMANCE_UR_PROGRAM LOG [gtest options]
@@ -24,8 +26,8 @@ if [ "$status" -ne 0 ]; then
   grep '^\[  FAILED' "$log" | sort -u
   exit 1
 fi
-linked=$(sed -n 's/^dglink-ur-bridge: \(linked program\|sub-buffer\) \(0x[0-9a-f]*\).*/\2/p' "$log" |
-  sort -u)
+named='s/^dglink-ur-\(bridge\|scenario\): \(linked program\|sub-buffer\|command event\)'
+linked=$(sed -n "$named"' \(0x[0-9a-f]*\).*/\3/p' "$log" | sort -u)
 # The layer's own messages, without the backtraces it prints after some of them.
 messages=$(grep '^<VALIDATION>' "$log" | grep -v ']: #[0-9]' | grep -v 'was recorded for first time here')
 if printf '%s\n' "$messages" | grep -q 'Retained [1-9][0-9]* reference'; then
@@ -64,6 +66,6 @@ if [ -n "$others" ]; then
   exit 1
 fi
 echo "validation_run: no misuse and no leak reported; $allowed messages about the" \
-  "$(printf '%s\n' "$linked" | grep -c .) linked programs and sub-buffers UR 0.12's layer" \
+  "$(printf '%s\n' "$linked" | grep -c .) linked programs, sub-buffers and command events UR 0.12's layer" \
   "does not record," \
   "$nullpool about null USM pools"

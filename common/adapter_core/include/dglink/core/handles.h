@@ -57,7 +57,8 @@ enum class HandleKind : uint32_t {
   Event,
   UsmPool,       // UR's USM pools (usm_pool.cpp); PI has none
   CommandBuffer, // UR's command buffers (command_buffer.cpp); PI has none
-  PhysicalMem    // UR's physical memory (urPhysicalMemCreate); PI has none
+  PhysicalMem,   // UR's physical memory (urPhysicalMemCreate); PI has none
+  Command        // a command of an updatable command buffer (command_buffer.h); PI has none
 };
 
 // "queue", "program", ...
@@ -437,6 +438,9 @@ struct _pi_event : dglink::core::HandleHeader {
   _pi_queue *Queue = nullptr;     // retained
   _pi_context *Context = nullptr; // retained only where Queue is null
   pi_command_type Command = PI_COMMAND_TYPE_MARKER;
+  // Impl is a command buffer's command's event (core::CommandEventImpl): its state is
+  // that of the command's latest execution, which wait lists wait for instead.
+  bool OfCommand = false;
   std::unique_ptr<dglink::core::EventImpl> Impl;
 };
 
