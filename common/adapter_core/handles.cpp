@@ -85,6 +85,8 @@ const char *kindName(HandleKind Kind) {
     return "USM pool";
   case HandleKind::PhysicalMem:
     return "physical memory object";
+  case HandleKind::Sampler:
+    return "sampler";
   }
   return "handle";
 }
@@ -112,7 +114,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::PhysicalMem);
+                         Kind <= static_cast<uint32_t>(HandleKind::Sampler);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -175,6 +177,7 @@ template std::unique_ptr<_pi_event> makeHandle<_pi_event>();
 template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
 template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
+template std::unique_ptr<Sampler> makeHandle<Sampler>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -262,6 +265,14 @@ void release(PhysicalMemory *Physical) {
   Physical->Impl.reset(); // the driver frees the memory once no range maps it
   release(Physical->Context);
   quarantine().add(Physical);
+}
+
+void release(Sampler *TheSampler) {
+  if (!dropReference(TheSampler))
+    return;
+  TheSampler->Impl.reset();
+  release(TheSampler->Context);
+  quarantine().add(TheSampler);
 }
 
 BackendObject::~BackendObject() = default;
