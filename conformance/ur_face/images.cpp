@@ -210,6 +210,13 @@ TEST_P(UrImages, WrittenReadBackAndCopied) {
                         {UR_MEM_TYPE_IMAGE2D_ARRAY, 8, 4, 1, 3},
                         {UR_MEM_TYPE_IMAGE3D, 8, 4, 3, 1}};
   for (const Case &Each : Cases) {
+    // UR 0.12's validation layer bounds a region by the image's width, height and depth
+    // alone (ur_validation_layer.cpp, boundsImage), so it refuses every region over an
+    // array's images; the arrays run without the layer.
+    const bool Array =
+        Each.Type == UR_MEM_TYPE_IMAGE1D_ARRAY || Each.Type == UR_MEM_TYPE_IMAGE2D_ARRAY;
+    if (Array && leakCheckerOn())
+      continue;
     SCOPED_TRACE(testing::Message() << "image type " << Each.Type);
     const ur_image_desc_t Desc =
         describe(Each.Type, Each.Width, Each.Height, Each.Depth, Each.ArraySize);
@@ -359,7 +366,9 @@ TEST_P(UrImages, BadInputGetsExactCodesAndChangesNothing) {
                            ur_mem_flags_t Flags = UR_MEM_FLAG_READ_WRITE) {
     EXPECT_EQ(urMemImageCreate(C(), Flags, &RgbaFloat, &Bad, Host, &Made), Expected)
         << urLastError(Platform);
-    EXPECT_FALSE(urLastError(Platform).empty());
+    if (!leakCheckerOn()) { // the layer answers these checks itself: no adapter message
+      EXPECT_FALSE(urLastError(Platform).empty());
+    }
   };
   ur_image_desc_t Bad = Desc;
   Bad.stype = UR_STRUCTURE_TYPE_FORCE_UINT32;
@@ -450,9 +459,11 @@ TEST_P(UrImages, BadInputGetsExactCodesAndChangesNothing) {
   ur_mem_handle_t Buffer = nullptr;
   ASSERT_EQ(urMemBufferCreate(C(), UR_MEM_FLAG_READ_WRITE, 1024, nullptr, &Buffer),
             UR_RESULT_SUCCESS);
-  EXPECT_EQ(urEnqueueMemImageRead(Q(), Buffer, true, {0, 0, 0}, {1, 1, 1}, 0, 0, Host.data(), 0,
-                                  nullptr, nullptr),
-            UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+  if (!leakCheckerOn()) { // the layer asks the buffer for its image width first, and says so
+    EXPECT_EQ(urEnqueueMemImageRead(Q(), Buffer, true, {0, 0, 0}, {1, 1, 1}, 0, 0, Host.data(), 0,
+                                    nullptr, nullptr),
+              UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+  }
   EXPECT_EQ(urEnqueueMemBufferRead(Q(), Img.Handle, true, 0, 16, Host.data(), 0, nullptr, nullptr),
             UR_RESULT_ERROR_INVALID_MEM_OBJECT);
   ur_image_format_t Format{};
