@@ -133,6 +133,17 @@ public:
   pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                        std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
+  // Images and samplers (image.cpp): clCreateImage, clCreateSamplerWithProperties.
+  pi_result createImage(const char *Function, pi_mem_flags Flags, core::ImageDescription &Image,
+                        void *Host, size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
+                       core::ImageDescription &Image, size_t &Size,
+                       std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createSampler(const char *Function, const core::SamplerDescription &Description,
+                          std::unique_ptr<core::SamplerImpl> &Impl) override;
+  pi_result adoptSampler(const char *Function, uintptr_t Native, bool Owned,
+                         core::SamplerDescription &Description,
+                         std::unique_ptr<core::SamplerImpl> &Impl) override;
 
   // PI_ERROR_INVALID_OPERATION naming why no USM path serves Device (null: any device
   // of the context), for the USM commands.
@@ -203,6 +214,12 @@ public:
                      const core::Enqueue &Request) override;
   pi_result usmPrefetch(const void *Ptr, size_t Size, core::UsmMigration To,
                         const core::Enqueue &Request) override;
+  pi_result readImage(const char *Function, void *Dst, core::MemImpl &Image,
+                      const core::ImageRegion &Region, const core::Enqueue &Request) override;
+  pi_result writeImage(const char *Function, core::MemImpl &Image, const void *Src,
+                       const core::ImageRegion &Region, const core::Enqueue &Request) override;
+  pi_result copyImage(const char *Function, core::MemImpl &Src, core::MemImpl &Dst,
+                      const core::ImageRegion &Region, const core::Enqueue &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Queue, Out); }
 
   // One OpenCL command after the request's wait list: Submit(NumWaits, Waits, Event)
@@ -233,14 +250,30 @@ public:
   ClMem(Kind TheKind, cl_program TheProgram, std::string TheName)
       : What(TheKind), Program(TheProgram), Name(std::move(TheName)) {}
   ~ClMem() override;
-  // Only a buffer is an OpenCL object of its own.
+  // Only a buffer (or an image: ObjectType says which) is an OpenCL object of its own.
   bool nativeHandle(uintptr_t &Out) const override {
     return What == Kind::Buffer && core::nativeHandleOf(Mem, Out);
   }
   Kind What = Kind::Buffer;
   cl_mem Mem = nullptr;
+  cl_mem_object_type ObjectType = CL_MEM_OBJECT_BUFFER;
   cl_program Program = nullptr;
   std::string Name;
+};
+
+// An OpenCL sampler (core::Sampler's Impl).
+class ClSampler final : public core::SamplerImpl {
+public:
+  explicit ClSampler(cl_sampler TheSampler) : Sampler(TheSampler) {}
+  ~ClSampler() override;
+  bool nativeHandle(uintptr_t &Out) const override {
+    return Sampler != nullptr && core::nativeHandleOf(Sampler, Out);
+  }
+  // Null where the driver refused the sampler as OpenCL leaves it undefined (unnormalized
+  // coordinates with REPEAT or MIRRORED_REPEAT: PoCL answers CL_INVALID_VALUE); Refusal
+  // says so when a kernel is given it.
+  cl_sampler Sampler;
+  std::string Refusal;
 };
 
 class ClProgram final : public core::ProgramImpl {
@@ -306,6 +339,8 @@ public:
   pi_result setPointerArgument(const char *Function, pi_uint32 Index, size_t Size,
                                const void *Value) override;
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
+  pi_result setSamplerArgument(const char *Function, pi_uint32 Index,
+                               core::Sampler &Value) override;
   pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
 

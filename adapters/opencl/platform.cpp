@@ -282,6 +282,24 @@ void describeLimits(cl_device_id Id, std::pair<int, int> Version, const std::str
   }
   D.RuntimeVersion = std::to_string(Version.first) + "." + std::to_string(Version.second);
   describeAtomics(Id, Version, Extensions, D.Atomics);
+
+  // Images (UR's urMemImage*, urSampler*: image.cpp), as the driver states them.
+  core::DeviceImages &I = D.Images;
+  I.Supported = deviceScalar<cl_bool>(Id, CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE;
+  if (I.Supported) {
+    I.Max2D[0] = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    I.Max2D[1] = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+    I.Max3D[0] = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE3D_MAX_WIDTH);
+    I.Max3D[1] = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
+    I.Max3D[2] = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE3D_MAX_DEPTH);
+    I.MaxBufferSize = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+    I.MaxArraySize = deviceScalar<size_t>(Id, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+    I.MaxReadArgs = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_READ_IMAGE_ARGS);
+    I.MaxWriteArgs = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_WRITE_IMAGE_ARGS);
+    // OpenCL 2.0 added read-write images; before, none.
+    I.MaxReadWriteArgs = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, 0);
+    I.MaxSamplers = deviceScalar<cl_uint>(Id, CL_DEVICE_MAX_SAMPLERS);
+  }
 }
 
 std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &PlatformImpl,

@@ -349,4 +349,45 @@ pi_result ClQueue::usmPrefetch(const void *Ptr, size_t Size, core::UsmMigration 
   return marker(false, Request);
 }
 
+// ---- images (checked by the core: common/adapter_core/image.cpp) ----
+
+pi_result ClQueue::readImage(const char *, void *Dst, core::MemImpl &Image,
+                             const core::ImageRegion &Region, const core::Enqueue &Request) {
+  const auto &Mem = static_cast<ClMem &>(Image);
+  // OpenCL takes a slice pitch only where an image has slices (3-D, arrays).
+  const bool Slices =
+      Mem.ObjectType != CL_MEM_OBJECT_IMAGE1D && Mem.ObjectType != CL_MEM_OBJECT_IMAGE2D;
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue("clEnqueueReadImage", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueReadImage(Queue, Mem.Mem, Blocking, Region.Origin, Region.Region,
+                                             Region.RowPitch, Slices ? Region.SlicePitch : 0, Dst,
+                                             NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::writeImage(const char *, core::MemImpl &Image, const void *Src,
+                              const core::ImageRegion &Region, const core::Enqueue &Request) {
+  const auto &Mem = static_cast<ClMem &>(Image);
+  const bool Slices =
+      Mem.ObjectType != CL_MEM_OBJECT_IMAGE1D && Mem.ObjectType != CL_MEM_OBJECT_IMAGE2D;
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue("clEnqueueWriteImage", Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return clEnqueueWriteImage(
+                       Queue, Mem.Mem, Blocking, Region.Origin, Region.Region, Region.RowPitch,
+                       Slices ? Region.SlicePitch : 0, Src, NumWaits, Waits, Event);
+                 });
+}
+
+pi_result ClQueue::copyImage(const char *, core::MemImpl &Src, core::MemImpl &Dst,
+                             const core::ImageRegion &Region, const core::Enqueue &Request) {
+  return enqueue(
+      "clEnqueueCopyImage", Request, [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+        return clEnqueueCopyImage(Queue, static_cast<ClMem &>(Src).Mem,
+                                  static_cast<ClMem &>(Dst).Mem, Region.Origin, Region.DstOrigin,
+                                  Region.Region, NumWaits, Waits, Event);
+      });
+}
+
 } // namespace dglink::opencl

@@ -76,6 +76,9 @@ pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_
 
 // Keeps the argument last set at Index of Kernel (command buffers capture them).
 void recordArgument(_pi_kernel &Kernel, pi_uint32 Index, KernelArgument &&Argument);
+// An argument the core keeps no record of (a sampler: KernelArgument has no such kind, so
+// a command buffer does not capture it).
+void forgetArgument(_pi_kernel &Kernel, pi_uint32 Index);
 // USM pools (usm_pool.cpp). An allocation of the checked size and alignment from Pool
 // (a live pool of the context; Device null for host memory), recorded in the context.
 pi_result allocateFromPool(UsmPool &Pool, _pi_device *Device, UsmKind Kind, size_t Size,

@@ -87,6 +87,8 @@ const char *kindName(HandleKind Kind) {
     return "physical memory object";
   case HandleKind::Command:
     return "command-buffer command";
+  case HandleKind::Sampler:
+    return "sampler";
   }
   return "handle";
 }
@@ -114,7 +116,7 @@ HandleState inspectHandle(const void *Handle, HandleKind Expected, HandleKind *A
   if (Actual != nullptr)
     *Actual = static_cast<HandleKind>(Kind);
   const bool KnownKind = Kind >= static_cast<uint32_t>(HandleKind::Platform) &&
-                         Kind <= static_cast<uint32_t>(HandleKind::Command);
+                         Kind <= static_cast<uint32_t>(HandleKind::Sampler);
   if ((Tag & ~TagKindMask) == LiveTag && KnownKind)
     return Kind == static_cast<uint32_t>(Expected) ? HandleState::Live : HandleState::OtherKind;
   if ((Tag & ~TagKindMask) == ReleasedTag && KnownKind)
@@ -178,6 +180,7 @@ template std::unique_ptr<_pi_command_buffer> makeHandle<_pi_command_buffer>();
 template std::unique_ptr<CommandHandle> makeHandle<CommandHandle>();
 template std::unique_ptr<UsmPool> makeHandle<UsmPool>();
 template std::unique_ptr<PhysicalMemory> makeHandle<PhysicalMemory>();
+template std::unique_ptr<Sampler> makeHandle<Sampler>();
 
 // Each release frees the backend part first (it may need its parents), then drops
 // the references to the parents.
@@ -271,6 +274,14 @@ void release(PhysicalMemory *Physical) {
   Physical->Impl.reset(); // the driver frees the memory once no range maps it
   release(Physical->Context);
   quarantine().add(Physical);
+}
+
+void release(Sampler *TheSampler) {
+  if (!dropReference(TheSampler))
+    return;
+  TheSampler->Impl.reset();
+  release(TheSampler->Context);
+  quarantine().add(TheSampler);
 }
 
 BackendObject::~BackendObject() = default;

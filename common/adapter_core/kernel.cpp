@@ -93,6 +93,11 @@ void recordArgument(_pi_kernel &Kernel, pi_uint32 Index, KernelArgument &&Argume
   Kernel.Arguments.insert_or_assign(Index, std::move(Argument));
 }
 
+void forgetArgument(_pi_kernel &Kernel, pi_uint32 Index) {
+  const std::lock_guard<std::mutex> Lock(Kernel.ArgumentsMutex);
+  Kernel.Arguments.erase(Index);
+}
+
 pi_result kernelProperties(const char *Function, _pi_kernel &Kernel, _pi_device &Device,
                            KernelDeviceProperties &Out) {
   DGLINK_TRY(checkHandle(&Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));

@@ -141,6 +141,9 @@ pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer,
                             pi_uint32 NumEvents, const pi_event *Events) {
   DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
   DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, "Buffer"));
+  if (Buffer->Image)
+    return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT, "{}: 'Buffer' is an image, not a buffer",
+                        Function);
   if (Host == nullptr)
     return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: argument '{}' is null", Function, HostName);
   if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
@@ -158,6 +161,9 @@ pi_result checkBufferAccess(const char *Function, pi_queue Queue, pi_mem Buffer,
 pi_result checkQueueBuffer(const char *Function, pi_queue Queue, pi_mem Buffer,
                            const char *Argument) {
   DGLINK_TRY(checkHandle(Buffer, PI_ERROR_INVALID_MEM_OBJECT, Function, Argument));
+  if (Buffer->Image)
+    return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT, "{}: '{}' is an image, not a buffer", Function,
+                        Argument);
   if (Buffer->Context != Queue->Context && !Buffer->Context->hasDevice(Queue->Device))
     return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: buffer '{}' belongs to another device",
                         Function, Argument);
@@ -449,9 +455,10 @@ PI_API_EXPORT pi_result piMemBufferPartition(pi_mem Buffer, pi_mem_flags Flags,
         PI_ERROR_INVALID_VALUE,
         "piMemBufferPartition: create type {:#x} is not PI_BUFFER_CREATE_TYPE_REGION",
         static_cast<unsigned>(Type));
-  if (Buffer->Parent != nullptr)
+  if (Buffer->Parent != nullptr || Buffer->Image)
     return dglink::fail(PI_ERROR_INVALID_MEM_OBJECT,
-                        "piMemBufferPartition: argument 'Buffer' is itself a sub-buffer");
+                        "piMemBufferPartition: argument 'Buffer' is {}",
+                        Buffer->Image ? "an image" : "itself a sub-buffer");
   if ((Flags & ~AccessFlags) != 0)
     return dglink::fail(PI_ERROR_INVALID_VALUE,
                         "piMemBufferPartition: flags {:#x}: a sub-buffer takes only an access "

@@ -281,7 +281,7 @@ PI_API_EXPORT pi_result piDeviceGetInfo(pi_device Device, pi_device_info ParamNa
   case PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
     return Value(D.Memory.MaxAllocSize);
   case PI_DEVICE_INFO_IMAGE_SUPPORT:
-    return Bool(false); // images are not served
+    return Bool(false); // PI has no image entry points (images: the UR face, image.cpp)
   case PI_DEVICE_INFO_MAX_PARAMETER_SIZE:
     return Value(D.Limits.MaxParameterSize);
   case PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN:

@@ -427,21 +427,33 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.value(static_cast<ur_memory_order_capability_flags_t>(D.Atomics.FenceOrders));
   case UR_DEVICE_INFO_ATOMIC_FENCE_SCOPE_CAPABILITIES:
     return Answer.value(static_cast<ur_memory_scope_capability_flags_t>(D.Atomics.FenceScopes));
-  // ---- images: not served (no urMemImageCreate, no samplers), so none of any size
+  // ---- images (the driver's limits where the backend serves images; 0 elsewhere)
+  case UR_DEVICE_INFO_IMAGE_SUPPORT:
+    return Answer.boolean(D.Images.Supported);
   case UR_DEVICE_INFO_MAX_READ_IMAGE_ARGS:
+    return Answer.value(uint32_t{D.Images.MaxReadArgs});
   case UR_DEVICE_INFO_MAX_WRITE_IMAGE_ARGS:
+    return Answer.value(uint32_t{D.Images.MaxWriteArgs});
+  case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
+    return Answer.value(uint32_t{D.Images.MaxReadWriteArgs});
   case UR_DEVICE_INFO_MAX_SAMPLERS:
-    return Answer.value(uint32_t{0});
+    return Answer.value(uint32_t{D.Images.MaxSamplers});
   case UR_DEVICE_INFO_IMAGE2D_MAX_WIDTH:
+    return Answer.value(D.Images.Max2D[0]);
   case UR_DEVICE_INFO_IMAGE2D_MAX_HEIGHT:
+    return Answer.value(D.Images.Max2D[1]);
   case UR_DEVICE_INFO_IMAGE3D_MAX_WIDTH:
+    return Answer.value(D.Images.Max3D[0]);
   case UR_DEVICE_INFO_IMAGE3D_MAX_HEIGHT:
+    return Answer.value(D.Images.Max3D[1]);
   case UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH:
+    return Answer.value(D.Images.Max3D[2]);
   case UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE:
+    return Answer.value(D.Images.MaxBufferSize);
   case UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE:
-    return Answer.value(size_t{0});
+    return Answer.value(D.Images.MaxArraySize);
   case UR_DEVICE_INFO_IMAGE_SRGB:
-    return Answer.boolean(false);
+    return Answer.boolean(false); // no backend claims sRGB image writes
   // ---- partitions: none (urDevicePartition is not served)
   case UR_DEVICE_INFO_PARTITION_AFFINITY_DOMAIN:
     return Answer.value(ur_device_affinity_domain_flags_t{0});
@@ -463,7 +475,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.boolean(D.CompilerAvailable);
   case UR_DEVICE_INFO_LINKER_AVAILABLE:
     return Answer.boolean(D.LinkerAvailable);
-  case UR_DEVICE_INFO_IMAGE_SUPPORT:
   case UR_DEVICE_INFO_BUILD_ON_SUBDEVICE:
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
@@ -541,7 +552,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   }
   // ---- image and interop features the face does not serve (no urMemImageCreate, no
   // bindless images, no external memory): none of them, of no size
-  case UR_DEVICE_INFO_MAX_READ_WRITE_IMAGE_ARGS:
   case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:
   case UR_DEVICE_INFO_MIPMAP_MAX_ANISOTROPY_EXP:
     return Answer.value(uint32_t{0});

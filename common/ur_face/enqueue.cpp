@@ -59,9 +59,9 @@ ur_result_t setArguments(_pi_kernel *Kernel, uint32_t numArgs,
       DGLINK_UR_TRY(piKernelSetArg(Kernel, Arg.index, Arg.size, nullptr));
       break;
     case UR_EXP_KERNEL_ARG_TYPE_SAMPLER:
-      return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
-                    "urEnqueueKernelLaunchWithArgsExp: argument {}: samplers are not served",
-                    Arg.index);
+      DGLINK_UR_TRY(core::setSamplerArgument("urEnqueueKernelLaunchWithArgsExp", Kernel, Arg.index,
+                                             core(Arg.value.sampler)));
+      break;
     default:
       return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION,
                     "urEnqueueKernelLaunchWithArgsExp: argument {} has type {}", Arg.index,
@@ -424,6 +424,12 @@ ur_command_t commandOf(pi_command_type Command) {
     return UR_COMMAND_MEM_BUFFER_COPY;
   case PI_COMMAND_TYPE_MEM_BUFFER_READ_RECT:
     return UR_COMMAND_MEM_BUFFER_READ_RECT;
+  case PI_COMMAND_TYPE_IMAGE_READ:
+    return UR_COMMAND_MEM_IMAGE_READ;
+  case PI_COMMAND_TYPE_IMAGE_WRITE:
+    return UR_COMMAND_MEM_IMAGE_WRITE;
+  case PI_COMMAND_TYPE_IMAGE_COPY:
+    return UR_COMMAND_MEM_IMAGE_COPY;
   case PI_COMMAND_TYPE_MEM_BUFFER_WRITE_RECT:
     return UR_COMMAND_MEM_BUFFER_WRITE_RECT;
   case PI_COMMAND_TYPE_MEM_BUFFER_COPY_RECT:

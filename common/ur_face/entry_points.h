@@ -73,6 +73,30 @@ ur_result_t urMemBufferPartition(ur_mem_handle_t, ur_mem_flags_t, ur_buffer_crea
 ur_result_t urMemRetain(ur_mem_handle_t);
 ur_result_t urMemRelease(ur_mem_handle_t);
 ur_result_t urMemGetInfo(ur_mem_handle_t, ur_mem_info_t, size_t, void *, size_t *);
+// image.cpp: images and samplers
+ur_result_t urMemImageCreate(ur_context_handle_t, ur_mem_flags_t, const ur_image_format_t *,
+                             const ur_image_desc_t *, void *, ur_mem_handle_t *);
+ur_result_t urMemImageCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                             const ur_image_format_t *, const ur_image_desc_t *,
+                                             const ur_mem_native_properties_t *, ur_mem_handle_t *);
+ur_result_t urMemImageGetInfo(ur_mem_handle_t, ur_image_info_t, size_t, void *, size_t *);
+ur_result_t urEnqueueMemImageRead(ur_queue_handle_t, ur_mem_handle_t, bool, ur_rect_offset_t,
+                                  ur_rect_region_t, size_t, size_t, void *, uint32_t,
+                                  const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueMemImageWrite(ur_queue_handle_t, ur_mem_handle_t, bool, ur_rect_offset_t,
+                                   ur_rect_region_t, size_t, size_t, void *, uint32_t,
+                                   const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueMemImageCopy(ur_queue_handle_t, ur_mem_handle_t, ur_mem_handle_t,
+                                  ur_rect_offset_t, ur_rect_offset_t, ur_rect_region_t, uint32_t,
+                                  const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urSamplerCreate(ur_context_handle_t, const ur_sampler_desc_t *, ur_sampler_handle_t *);
+ur_result_t urSamplerRetain(ur_sampler_handle_t);
+ur_result_t urSamplerRelease(ur_sampler_handle_t);
+ur_result_t urSamplerGetInfo(ur_sampler_handle_t, ur_sampler_info_t, size_t, void *, size_t *);
+ur_result_t urSamplerGetNativeHandle(ur_sampler_handle_t, ur_native_handle_t *);
+ur_result_t urSamplerCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                            const ur_sampler_native_properties_t *,
+                                            ur_sampler_handle_t *);
 ur_result_t urUSMPoolCreate(ur_context_handle_t, ur_usm_pool_desc_t *, ur_usm_pool_handle_t *);
 ur_result_t urUSMPoolRetain(ur_usm_pool_handle_t);
 ur_result_t urUSMPoolRelease(ur_usm_pool_handle_t);

@@ -56,6 +56,7 @@ DGLINK_UR_HANDLE_PAIR(ur_exp_command_buffer_handle_t, _pi_command_buffer)
 DGLINK_UR_HANDLE_PAIR(ur_usm_pool_handle_t, ::dglink::core::UsmPool)
 DGLINK_UR_HANDLE_PAIR(ur_physical_mem_handle_t, dglink::core::PhysicalMemory)
 DGLINK_UR_HANDLE_PAIR(ur_exp_command_buffer_command_handle_t, dglink::core::CommandHandle)
+DGLINK_UR_HANDLE_PAIR(ur_sampler_handle_t, dglink::core::Sampler)
 #undef DGLINK_UR_HANDLE_PAIR
 
 // Lists of handles: the same pointers, read as the core's.

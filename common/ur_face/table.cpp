@@ -63,6 +63,16 @@ ur_dditable_t makeTable() {
   Table.Mem.pfnRetain = urMemRetain;
   Table.Mem.pfnRelease = urMemRelease;
   Table.Mem.pfnGetInfo = urMemGetInfo;
+  Table.Mem.pfnImageCreate = urMemImageCreate;
+  Table.Mem.pfnImageCreateWithNativeHandle = urMemImageCreateWithNativeHandle;
+  Table.Mem.pfnImageGetInfo = urMemImageGetInfo;
+
+  Table.Sampler.pfnCreate = urSamplerCreate;
+  Table.Sampler.pfnRetain = urSamplerRetain;
+  Table.Sampler.pfnRelease = urSamplerRelease;
+  Table.Sampler.pfnGetInfo = urSamplerGetInfo;
+  Table.Sampler.pfnGetNativeHandle = urSamplerGetNativeHandle;
+  Table.Sampler.pfnCreateWithNativeHandle = urSamplerCreateWithNativeHandle;
 
   Table.USM.pfnHostAlloc = urUSMHostAlloc;
   Table.USM.pfnDeviceAlloc = urUSMDeviceAlloc;
@@ -108,6 +118,9 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnMemBufferWriteRect = urEnqueueMemBufferWriteRect;
   Table.Enqueue.pfnMemBufferCopyRect = urEnqueueMemBufferCopyRect;
   Table.Enqueue.pfnMemBufferMap = urEnqueueMemBufferMap;
+  Table.Enqueue.pfnMemImageRead = urEnqueueMemImageRead;
+  Table.Enqueue.pfnMemImageWrite = urEnqueueMemImageWrite;
+  Table.Enqueue.pfnMemImageCopy = urEnqueueMemImageCopy;
   Table.Enqueue.pfnMemUnmap = urEnqueueMemUnmap;
   Table.Enqueue.pfnEventsWaitWithBarrierExt = urEnqueueEventsWaitWithBarrierExt;
   Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;

@@ -109,6 +109,17 @@ struct RectCopy {
   }
 };
 
+// A checked image command (urEnqueueMemImageRead/Write/Copy): origins and region in
+// pixels (an array's images in the last dimension a region addresses, unused dimensions 0
+// and 1), every pixel inside the image(s); for reads and writes the host memory's row and
+// slice pitches in bytes, resolved (never 0).
+struct ImageRegion {
+  size_t Origin[3] = {0, 0, 0};    // the image's (the source's, for a copy)
+  size_t DstOrigin[3] = {0, 0, 0}; // copies only
+  size_t Region[3] = {1, 1, 1};
+  size_t RowPitch = 0, SlicePitch = 0;
+};
+
 // What ProgramImpl::findGlobal found.
 struct GlobalLookup {
   DeviceGlobalLocation Location;
@@ -209,8 +220,12 @@ public:
                                        const void *Value) {
     return setArgument(Function, Index, Size, Value);
   }
-  // A buffer argument; Buffer may be null (a null pointer, as in OpenCL).
+  // A buffer argument; Buffer may be null (a null pointer, as in OpenCL). An image (of a
+  // backend that makes images) comes here too.
   virtual pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) = 0;
+  // A sampler argument (a backend that makes samplers). By default
+  // PI_ERROR_UNSUPPORTED_FEATURE with a message naming Function.
+  virtual pi_result setSamplerArgument(const char *Function, pi_uint32 Index, Sampler &Value);
   // The kernel's resources and sub-groups on Device (a device of its program), as the
   // driver states them; Out starts with the device's own facts (the core fills the
   // sub-group fields from its description), which a backend keeps where its driver says
@@ -313,6 +328,21 @@ public:
                                 const Enqueue &Request);
   virtual pi_result usmAdvise(const void *Ptr, size_t Size, uint32_t Advice,
                               const Enqueue &Request);
+  // Image commands (a backend that makes images; image.cpp checked them: Region). Reads
+  // and writes between an image and host memory; a copy between two images of one
+  // format. By default PI_ERROR_UNSUPPORTED_FEATURE with a message naming Function.
+  virtual pi_result readImage(const char *Function, void *Dst, MemImpl &Image,
+                              const ImageRegion &Region, const Enqueue &Request);
+  virtual pi_result writeImage(const char *Function, MemImpl &Image, const void *Src,
+                               const ImageRegion &Region, const Enqueue &Request);
+  virtual pi_result copyImage(const char *Function, MemImpl &Src, MemImpl &Dst,
+                              const ImageRegion &Region, const Enqueue &Request);
+};
+
+// An image sampler (Sampler's Impl): its destructor gives the driver's sampler back.
+class SamplerImpl : public BackendObject {
+public:
+  ~SamplerImpl() override;
 };
 
 // Physical memory of one device (PhysicalMemory's Impl): its destructor gives the
@@ -399,6 +429,29 @@ public:
                               VirtualAccess Access);
   // What the context's (first) device may do with the mapped range at Start.
   virtual pi_result access(const char *Function, const void *Start, VirtualAccess &Out);
+
+  // ---- Images and samplers (a face's urMemImage* / urSampler*; image.cpp). Called only
+  // where every device of the context says Description.Images.Supported, with the
+  // description checked (type, sizes within the devices' limits) and Flags one access
+  // flag plus PI_MEM_FLAGS_HOST_PTR_COPY or _USE (Host then not null: the image's pixels,
+  // Image.RowPitch and SlicePitch their layout, 0 for tight). A format the driver does
+  // not take for this image type and access is PI_ERROR_IMAGE_FORMAT_NOT_SUPPORTED. The
+  // hook fills Image.RowPitch, SlicePitch and ElementSize as the driver lays the image
+  // out, and Size (its bytes). By default PI_ERROR_UNSUPPORTED_FEATURE with a message.
+  virtual pi_result createImage(const char *Function, pi_mem_flags Flags, ImageDescription &Image,
+                                void *Host, size_t &Size, std::unique_ptr<MemImpl> &Impl);
+  // The driver's image Native (urMemImageCreateWithNativeHandle), of this context (else
+  // PI_ERROR_INVALID_CONTEXT); Image and Size filled from the driver. Owned as for
+  // adoptQueue.
+  virtual pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
+                               ImageDescription &Image, size_t &Size,
+                               std::unique_ptr<MemImpl> &Impl);
+  virtual pi_result createSampler(const char *Function, const SamplerDescription &Description,
+                                  std::unique_ptr<SamplerImpl> &Impl);
+  // The driver's sampler Native, of this context; Description filled from the driver.
+  virtual pi_result adoptSampler(const char *Function, uintptr_t Native, bool Owned,
+                                 SamplerDescription &Description,
+                                 std::unique_ptr<SamplerImpl> &Impl);
 };
 
 // The adapter: one per library, made by the backend's factory.
@@ -535,6 +588,44 @@ pi_result physicalMemCreate(const char *Function, pi_context Context, pi_device 
 // whose USM one of the pointers is (else the context's first device), made for the copy.
 pi_result usmContextCopy(const char *Function, pi_context Context, void *Dst, const void *Src,
                          size_t Size);
+
+// Images and samplers (image.cpp; UR's urMemImage*, urSampler*, urEnqueueMemImage*):
+// the handles, then what the context's devices can do (a device without images:
+// PI_ERROR_UNSUPPORTED_FEATURE naming it), then the description against the devices'
+// limits (PI_ERROR_INVALID_IMAGE_SIZE), then the backend's hook. The face checked what
+// its API defines (structure types, enumerations, null pointers, flag combinations).
+// Flags: one access flag and PI_MEM_FLAGS_HOST_PTR_COPY or _USE (Host given exactly then).
+pi_result createImage(const char *Function, pi_context Context, pi_mem_flags Flags,
+                      const ImageDescription &Image, void *Host, pi_mem *Out);
+pi_result imageFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                          pi_mem *Out);
+// Origin and Region in pixels (x, y, z); RowPitch and SlicePitch of the host memory in
+// bytes, 0 for tight. A region outside the image, an empty one, or one that addresses a
+// dimension the image has not (origin not 0, region not 1 there) is
+// PI_ERROR_INVALID_VALUE; a pitch below the region's row or slice is too. Another memory
+// object than an image: PI_ERROR_INVALID_MEM_OBJECT.
+pi_result enqueueImageRead(const char *Function, pi_queue Queue, pi_mem Image, bool Blocking,
+                           const size_t Origin[3], const size_t Region[3], size_t RowPitch,
+                           size_t SlicePitch, void *Dst, pi_uint32 NumWaits, const pi_event *Waits,
+                           pi_event *Event);
+pi_result enqueueImageWrite(const char *Function, pi_queue Queue, pi_mem Image, bool Blocking,
+                            const size_t Origin[3], const size_t Region[3], size_t RowPitch,
+                            size_t SlicePitch, const void *Src, pi_uint32 NumWaits,
+                            const pi_event *Waits, pi_event *Event);
+// Two images of one format (PI_ERROR_IMAGE_FORMAT_NOT_SUPPORTED otherwise, OpenCL's
+// IMAGE_FORMAT_MISMATCH); the same image only where the regions do not overlap
+// (PI_ERROR_MEM_COPY_OVERLAP).
+pi_result enqueueImageCopy(const char *Function, pi_queue Queue, pi_mem Src, pi_mem Dst,
+                           const size_t SrcOrigin[3], const size_t DstOrigin[3],
+                           const size_t Region[3], pi_uint32 NumWaits, const pi_event *Waits,
+                           pi_event *Event);
+pi_result createSampler(const char *Function, pi_context Context,
+                        const SamplerDescription &Description, Sampler **Out);
+pi_result samplerFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                            Sampler **Out);
+// A sampler as argument Index of Kernel (a live sampler of the kernel's context).
+pi_result setSamplerArgument(const char *Function, pi_kernel Kernel, pi_uint32 Index,
+                             Sampler *Value);
 
 // Messages the backends share.
 pi_result unknownKernel(const char *Name, const _pi_program &Program);

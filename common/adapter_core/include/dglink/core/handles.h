@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -36,6 +37,7 @@ class EventImpl;
 struct UsmPool;
 class UsmPoolState;
 class PhysicalMemImpl;
+class SamplerImpl;
 
 // The PI function table (platform.cpp): one per adapter library, since each links its
 // own copy of the core.
@@ -58,7 +60,8 @@ enum class HandleKind : uint32_t {
   UsmPool,       // UR's USM pools (usm_pool.cpp); PI has none
   CommandBuffer, // UR's command buffers (command_buffer.cpp); PI has none
   PhysicalMem,   // UR's physical memory (urPhysicalMemCreate); PI has none
-  Command        // a command of an updatable command buffer (command_buffer.h); PI has none
+  Command,       // a command of an updatable command buffer (command_buffer.h); PI has none
+  Sampler        // UR's image samplers (urSamplerCreate; image.cpp); PI has none
 };
 
 // "queue", "program", ...
@@ -166,8 +169,20 @@ struct DeviceVectorWidths {
   pi_uint32 Native[Count] = {1, 1, 1, 1, 1, 0, 0};
 };
 
+// What a device can do with images (UR's urMemImage*, urSampler*; PI has no images), as
+// the driver states it. Supported false (every backend without a hook for images): the
+// limits stay 0 and image and sampler creation is refused with UNSUPPORTED_FEATURE.
+struct DeviceImages {
+  bool Supported = false;
+  size_t Max2D[2] = {0, 0};    // width, height
+  size_t Max3D[3] = {0, 0, 0}; // width, height, depth
+  size_t MaxBufferSize = 0;    // pixels of an image made over a buffer
+  size_t MaxArraySize = 0;     // images of an image array
+  pi_uint32 MaxReadArgs = 0, MaxWriteArgs = 0, MaxReadWriteArgs = 0, MaxSamplers = 0;
+};
+
 // What a device says of itself, filled once by the backend at discovery; the core
-// answers piDeviceGetInfo from it. (Images are not served: no image limits here.)
+// answers piDeviceGetInfo from it.
 struct DeviceDescription {
   pi_device_type Type = PI_DEVICE_TYPE_GPU;
   pi_uint32 VendorId = 0;
@@ -207,6 +222,7 @@ struct DeviceDescription {
   DeviceMemory Memory;
   DeviceAtomics Atomics;
   DeviceVectorWidths VectorWidths;
+  DeviceImages Images;
 };
 
 enum class UsmKind { Host, Device, Shared };
@@ -323,6 +339,92 @@ struct BufferMappings {
 // then frees it. Unmapped maps are not written back (as OpenCL, whose buffer is gone).
 void dropMappings(_pi_mem &Mem);
 
+// ---- Images and samplers (UR's urMemImage*, urSampler*; image.cpp). The enumerations
+// keep UR's numbering, so that a face converts them with a range check; a backend maps
+// them onto its driver's.
+enum class ImageType : uint32_t { Image2D, Image3D, Image2DArray, Image1D, Image1DArray };
+enum class ChannelOrder : uint32_t {
+  A,
+  R,
+  RG,
+  RA,
+  RGB,
+  RGBA,
+  BGRA,
+  ARGB,
+  ABGR,
+  Intensity,
+  Luminance,
+  Rx,
+  RGx,
+  RGBx,
+  SRGBA
+};
+inline constexpr uint32_t ChannelOrderCount = 15;
+enum class ChannelType : uint32_t {
+  SnormInt8,
+  SnormInt16,
+  UnormInt8,
+  UnormInt16,
+  UnormShort565,
+  UnormShort555,
+  UnormInt101010,
+  SignedInt8,
+  SignedInt16,
+  SignedInt32,
+  UnsignedInt8,
+  UnsignedInt16,
+  UnsignedInt32,
+  HalfFloat,
+  Float
+};
+inline constexpr uint32_t ChannelTypeCount = 15;
+
+struct PixelFormat {
+  ChannelOrder Order = ChannelOrder::RGBA;
+  ChannelType Type = ChannelType::UnormInt8;
+};
+
+// An image: its type, format and size in pixels (Height 1 for 1-D images, Depth 1 but
+// for 3-D ones, ArraySize 1 but for arrays), and how the driver lays it out (RowPitch,
+// SlicePitch, ElementSize in bytes: filled by the backend when it makes the image).
+struct ImageDescription {
+  ImageType Type = ImageType::Image2D;
+  PixelFormat Format;
+  size_t Width = 1, Height = 1, Depth = 1, ArraySize = 1;
+  size_t RowPitch = 0, SlicePitch = 0, ElementSize = 0;
+  // Dimensions a region addresses: 1 (x), 2 (x, y: 2-D images and 1-D arrays) or 3.
+  unsigned regionDimensions() const {
+    switch (Type) {
+    case ImageType::Image1D:
+      return 1;
+    case ImageType::Image2D:
+    case ImageType::Image1DArray:
+      return 2;
+    case ImageType::Image3D:
+    case ImageType::Image2DArray:
+      break;
+    }
+    return 3;
+  }
+  // The extent a region may reach in each dimension (an array's images are the last).
+  void extent(size_t (&Out)[3]) const {
+    Out[0] = Width;
+    Out[1] = Type == ImageType::Image1DArray ? ArraySize : Height;
+    Out[2] = Type == ImageType::Image2DArray ? ArraySize : Depth;
+    for (unsigned I = regionDimensions(); I < 3; ++I)
+      Out[I] = 1;
+  }
+};
+
+enum class SamplerAddressing : uint32_t { None, ClampToEdge, Clamp, Repeat, MirroredRepeat };
+enum class SamplerFilter : uint32_t { Nearest, Linear };
+struct SamplerDescription {
+  bool Normalized = true;
+  SamplerAddressing Addressing = SamplerAddressing::Clamp;
+  SamplerFilter Filter = SamplerFilter::Nearest;
+};
+
 } // namespace dglink::core
 
 struct _pi_mem : dglink::core::HandleHeader {
@@ -338,6 +440,8 @@ struct _pi_mem : dglink::core::HandleHeader {
   _pi_mem *Parent = nullptr;
   size_t Origin = 0;
   dglink::core::BufferMappings Mappings;
+  // An image (UR's urMemImageCreate): its description; buffer commands refuse it.
+  std::optional<dglink::core::ImageDescription> Image;
   std::unique_ptr<dglink::core::MemImpl> Impl;
 };
 
@@ -458,6 +562,15 @@ struct PhysicalMemory : HandleHeader {
   std::unique_ptr<PhysicalMemImpl> Impl;
 };
 
+// An image sampler of one context (UR's ur_sampler_handle_t; PI has none): image.cpp.
+struct Sampler : HandleHeader {
+  static constexpr HandleKind Kind = HandleKind::Sampler;
+  Sampler() : HandleHeader(Kind) {}
+  _pi_context *Context = nullptr; // retained
+  SamplerDescription Description;
+  std::unique_ptr<SamplerImpl> Impl;
+};
+
 // The adapter's name in messages ("not a handle of the Level Zero adapter"), from
 // the backend.
 const char *adapterLabel();
@@ -502,6 +615,7 @@ void release(UsmPool *Pool);
 // The last release of a pool returns its memory to the driver first (usm_pool.cpp).
 void dropUsmPoolMemory(UsmPool &Pool);
 void release(PhysicalMemory *Physical);
+void release(Sampler *TheSampler);
 
 // Makes a handle (an allocation point of the fault injection, below).
 template <typename Handle> std::unique_ptr<Handle> makeHandle();
