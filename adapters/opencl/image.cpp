@@ -12,6 +12,9 @@ namespace dglink::opencl {
 
 namespace {
 
+// What CL_MEM_CONTEXT / CL_SAMPLER_CONTEXT write: a handle.
+constexpr size_t ContextBytes = sizeof(cl_context); // NOLINT(bugprone-sizeof-expression)
+
 // The core's enumerations (UR's numbering) against OpenCL's.
 constexpr cl_channel_order ClOrders[core::ChannelOrderCount] = {
     CL_A,    CL_R,         CL_RG,        CL_RA, CL_RGB, CL_RGBA, CL_BGRA, CL_ARGB,
@@ -145,7 +148,7 @@ pi_result ClContext::adoptImage(const char *Function, uintptr_t Native, bool Own
   cl_context Of = nullptr;
   cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_TYPE, sizeof(Type), &Type, nullptr);
   if (Error == CL_SUCCESS)
-    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT, sizeof(Of), &Of, nullptr);
+    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT, ContextBytes, &Of, nullptr);
   if (Error != CL_SUCCESS)
     return fail(PI_ERROR_INVALID_VALUE,
                 "{}: native handle {:#x} is no OpenCL memory object (clGetMemObjectInfo: {})",
@@ -243,7 +246,7 @@ pi_result ClContext::adoptSampler(const char *Function, uintptr_t Native, bool O
                                   std::unique_ptr<core::SamplerImpl> &Impl) {
   auto *Sampler = reinterpret_cast<cl_sampler>(Native);
   cl_context Of = nullptr;
-  cl_int Error = clGetSamplerInfo(Sampler, CL_SAMPLER_CONTEXT, sizeof(Of), &Of, nullptr);
+  cl_int Error = clGetSamplerInfo(Sampler, CL_SAMPLER_CONTEXT, ContextBytes, &Of, nullptr);
   if (Error != CL_SUCCESS)
     return fail(PI_ERROR_INVALID_VALUE,
                 "{}: native handle {:#x} is no OpenCL sampler (clGetSamplerInfo: {})", Function,

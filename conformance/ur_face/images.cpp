@@ -154,7 +154,8 @@ TEST_P(UrImages, DeviceAnswersFromTheDriver) {
   EXPECT_GT(deviceValue<uint32_t>(D, UR_DEVICE_INFO_MAX_SAMPLERS), 0u);
 #ifdef DGLINK_NATIVE_OPENCL
   ur_platform_handle_t UrPlatform = nullptr;
-  ASSERT_EQ(urDeviceGetInfo(D, UR_DEVICE_INFO_PLATFORM, sizeof(UrPlatform), &UrPlatform, nullptr),
+  ASSERT_EQ(urDeviceGetInfo(D, UR_DEVICE_INFO_PLATFORM, handleBytes<ur_platform_handle_t>(),
+                            &UrPlatform, nullptr),
             UR_RESULT_SUCCESS);
   ur_backend_t Backend = UR_BACKEND_UNKNOWN;
   ASSERT_EQ(
@@ -293,7 +294,8 @@ TEST_P(UrImages, WrittenReadBackAndCopied) {
               UR_RESULT_SUCCESS);
     EXPECT_GE(Value, Count * 16);
     ur_context_handle_t Of = nullptr;
-    ASSERT_EQ(urMemGetInfo(Src.Handle, UR_MEM_INFO_CONTEXT, sizeof(Of), &Of, nullptr),
+    ASSERT_EQ(urMemGetInfo(Src.Handle, UR_MEM_INFO_CONTEXT, handleBytes<ur_context_handle_t>(), &Of,
+                           nullptr),
               UR_RESULT_SUCCESS);
     EXPECT_EQ(Of, C());
   }
@@ -313,14 +315,14 @@ TEST_P(UrImages, PitchesOffsetsAndHostMemory) {
               UR_RESULT_SUCCESS)
         << urLastError(Platform);
     // Read with rows padded to 12 pixels: the padding stays as it was.
-    constexpr size_t PaddedRow = 12 * 16;
-    std::vector<float> Padded(12 * 4 * H, -7.0f);
+    constexpr size_t PaddedRow = size_t{12} * 16;
+    std::vector<float> Padded(size_t{12} * 4 * H, -7.0f);
     ASSERT_EQ(urEnqueueMemImageRead(Q(), FromHost.Handle, true, {0, 0, 0}, {W, H, 1}, PaddedRow, 0,
                                     Padded.data(), 0, nullptr, nullptr),
               UR_RESULT_SUCCESS)
         << urLastError(Platform);
     for (size_t Y = 0; Y < H; ++Y)
-      for (size_t X = 0; X < 12 * 4; ++X)
+      for (size_t X = 0; X < size_t{12} * 4; ++X)
         ASSERT_EQ(Padded[Y * 48 + X], X < W * 4 ? Host[Y * W * 4 + X] : -7.0f)
             << "row " << Y << ", float " << X;
   }
@@ -388,7 +390,7 @@ TEST_P(UrImages, BadInputGetsExactCodesAndChangesNothing) {
   Bad = Desc;
   Bad.height = 0;
   refused(Bad, UR_RESULT_ERROR_INVALID_IMAGE_SIZE);
-  std::vector<float> Host(8 * 8 * 4, 3.0f);
+  std::vector<float> Host(size_t{8} * 8 * 4, 3.0f);
   refused(Desc, UR_RESULT_ERROR_INVALID_HOST_PTR, Host.data(), UR_MEM_FLAG_READ_WRITE);
   refused(Desc, UR_RESULT_ERROR_INVALID_HOST_PTR, nullptr, UR_MEM_FLAG_USE_HOST_POINTER);
   EXPECT_EQ(Made, nullptr);
@@ -521,7 +523,8 @@ TEST_P(UrImages, Samplers) {
   EXPECT_EQ(References, 2u);
   ASSERT_EQ(urSamplerRelease(S.Handle), UR_RESULT_SUCCESS);
   ur_context_handle_t Of = nullptr;
-  ASSERT_EQ(urSamplerGetInfo(S.Handle, UR_SAMPLER_INFO_CONTEXT, sizeof(Of), &Of, nullptr),
+  ASSERT_EQ(urSamplerGetInfo(S.Handle, UR_SAMPLER_INFO_CONTEXT, handleBytes<ur_context_handle_t>(),
+                             &Of, nullptr),
             UR_RESULT_SUCCESS);
   EXPECT_EQ(Of, C());
   ur_native_handle_t Native = 0;
@@ -564,6 +567,7 @@ TEST_P(UrImages, ConcurrentUse) {
   constexpr int Threads = 8, Rounds = 6;
   std::atomic<int> Failures{0};
   std::vector<std::thread> Workers;
+  Workers.reserve(Threads);
   for (int T = 0; T < Threads; ++T)
     Workers.emplace_back([&, T] {
       for (int Round = 0; Round < Rounds; ++Round) {
@@ -574,7 +578,8 @@ TEST_P(UrImages, ConcurrentUse) {
           ++Failures;
           continue;
         }
-        const std::vector<float> In = pixels((8 + T) * 4, static_cast<float>(T * 1000 + Round));
+        const std::vector<float> In =
+            pixels(static_cast<size_t>(8 + T) * 4, static_cast<float>(T * 1000 + Round));
         std::vector<float> Out(In.size(), -1.0f);
         const ur_rect_region_t Region{static_cast<size_t>(8 + T), 4, 1};
         if (urEnqueueMemImageWrite(Q(), Img, false, {0, 0, 0}, Region, 0, 0,

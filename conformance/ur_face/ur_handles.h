@@ -49,4 +49,9 @@ inline bool leakCheckerOn() {
   return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
 }
 
+// A handle's size for a *GetInfo query (a pointer: what the query writes).
+template <typename Handle> constexpr size_t handleBytes() {
+  return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
+}
+
 } // namespace dglink::conformance

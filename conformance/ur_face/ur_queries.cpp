@@ -30,11 +30,6 @@ ur_event_status_t statusOf(ur_event_handle_t Event) {
   return Status;
 }
 
-// A handle's size for a *GetInfo query (a pointer: what the query writes).
-template <typename Handle> constexpr size_t handleBytes() {
-  return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
-}
-
 // ---- USM prefetch and advice ----
 
 class UrUsmHints : public QueueTest {};

@@ -25,11 +25,6 @@ bool validationLayerOn() {
   return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
 }
 
-// A handle's size for a *GetInfo query (a pointer: what the query writes).
-template <typename Handle> constexpr size_t handleBytes() {
-  return sizeof(Handle); // NOLINT(bugprone-sizeof-expression)
-}
-
 enum class Kind { Host, Device, Shared };
 
 const char *kindName(Kind K) {
