@@ -128,7 +128,8 @@ std::string addPtxLinkage(llvm::StringRef Ptx, const LinkageDirectives &Linkage)
 
 } // namespace
 
-llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string &Arch) {
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> nvptxTargetMachine(const std::string &Triple,
+                                                                        const std::string &Arch) {
   static std::once_flag Initialized;
   std::call_once(Initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -136,7 +137,6 @@ llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string 
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
-  const std::string Triple = M.getTargetTriple();
   std::string Message;
   const llvm::Target *Target = llvm::TargetRegistry::lookupTarget(Triple, Message);
   if (Target == nullptr)
@@ -145,6 +145,15 @@ llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string 
       Triple, Arch, "", llvm::TargetOptions(), llvm::None, llvm::None, llvm::CodeGenOpt::Default));
   if (!Machine)
     return makeError("cannot create an NVPTX target machine for '{}' ({})", Triple, Arch);
+  return Machine;
+}
+
+llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string &Arch) {
+  const std::string Triple = M.getTargetTriple();
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> Made = nvptxTargetMachine(Triple, Arch);
+  if (!Made)
+    return Made.takeError();
+  std::unique_ptr<llvm::TargetMachine> Machine = std::move(*Made);
   M.setDataLayout(Machine->createDataLayout());
   llvm::SmallString<0> Text;
   llvm::raw_svector_ostream Stream(Text);

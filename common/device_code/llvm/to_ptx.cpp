@@ -639,26 +639,13 @@ bool writePtx(llvm::Module &Spir, std::vector<uint8_t> &Out, std::string &Error)
   tidy(*M);
   annotateKernels(*M);
 
-  static std::once_flag Initialized;
-  std::call_once(Initialized, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
-  std::string Message;
-  const llvm::Target *Target = llvm::TargetRegistry::lookupTarget(NvclTriple, Message);
-  if (Target == nullptr) {
-    Error = "no NVPTX backend: " + Message;
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> Made =
+      dglink::shim::nvptxTargetMachine(NvclTriple, "");
+  if (!Made) {
+    Error = llvm::toString(Made.takeError());
     return false;
   }
-  std::unique_ptr<llvm::TargetMachine> Machine(
-      Target->createTargetMachine(NvclTriple, "", "", llvm::TargetOptions(), llvm::None, llvm::None,
-                                  llvm::CodeGenOpt::Default));
-  if (!Machine) {
-    Error = "cannot create an NVPTX target machine";
-    return false;
-  }
+  const std::unique_ptr<llvm::TargetMachine> Machine = std::move(*Made);
   M->setTargetTriple(NvclTriple);
   M->setDataLayout(Machine->createDataLayout());
   defineWorkItemFunctions(*M);

@@ -9,6 +9,7 @@
 
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Target/TargetMachine.h>
 
 #include <map>
 #include <memory>
@@ -138,6 +139,10 @@ std::vector<uint8_t> emitBitcode(const llvm::Module &M);
 // definitions are .visible and declarations .extern under their own names, also for
 // the nvcl flavour whose backend leaves functions without linkage directives.
 llvm::Expected<std::vector<uint8_t>> emitPtx(llvm::Module &M, const std::string &Arch);
+// LLVM's NVPTX target machine for Triple (nvptx64-nvidia-cuda or -nvcl) and Arch (empty:
+// the backend's default), the NVPTX backend initialised once per process.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> nvptxTargetMachine(const std::string &Triple,
+                                                                        const std::string &Arch);
 // An AMD code object for Arch (e.g. gfx90a) with LLVM's AMDGPU backend. An image
 // that imports or exports symbols stays a relocatable object (ET_REL), the input the
 // HIP adapter links with comgr at run time; any other is linked with ld.lld -shared
