@@ -80,9 +80,11 @@ struct Session {
   void *Pinned = nullptr;
   std::vector<unsigned char> Pageable = std::vector<unsigned char>(GlobalSize, 0x5A);
   void *Usm = nullptr; // device USM of the dglink context (Write/dglink_usm/...)
+  pi_mem Buffer = nullptr; // a buffer of the dglink context (Write/dglink_buffer/...)
 #ifdef DGLINK_BENCH_UR
   dglink::bench::UrSession Ur; // the same device through the UR loader (docs/ur.md)
   void *UrUsm = nullptr;       // DPC++'s device_global instance: device USM (Write/ur_usm/...)
+  ur_mem_handle_t UrBuffer = nullptr; // a SYCL buffer's memory (Write/ur_buffer/...)
 #endif
 };
 Session S;
@@ -152,6 +154,8 @@ bool setUp() {
   S.Program = buildProgram(BenchGlobalsPtx, BenchGlobalsPtxSize);
   check(piextUSMDeviceAlloc(&S.Usm, S.Context, S.Device, nullptr, GlobalSize, 0),
         "piextUSMDeviceAlloc");
+  check(piMemBufferCreate(S.Context, PI_MEM_FLAGS_ACCESS_RW, GlobalSize, nullptr, &S.Buffer),
+        "piMemBufferCreate");
   findDirectEntryPoints();
 
   // The raw driver on the same primary context, its own module and stream;
@@ -198,6 +202,18 @@ bool setUp() {
       std::fprintf(stderr, "dglink_bench_device_global: %zu-byte USM round trip differs\n", Size);
       std::exit(1);
     }
+    std::fill(Back.begin(), Back.end(), 0);
+    check(piEnqueueMemBufferWrite(S.Queue, S.Buffer, PI_TRUE, 0, Size, Pattern.data(), 0, nullptr,
+                                  nullptr),
+          "check buffer write");
+    check(piEnqueueMemBufferRead(S.Queue, S.Buffer, PI_TRUE, 0, Size, Back.data(), 0, nullptr,
+                                 nullptr),
+          "check buffer read");
+    if (std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+      std::fprintf(stderr, "dglink_bench_device_global: %zu-byte buffer round trip differs\n",
+                   Size);
+      std::exit(1);
+    }
   }
 #ifdef DGLINK_BENCH_UR
   // The same program through the Unified Runtime loader and dglink's CUDA UR adapter,
@@ -214,6 +230,9 @@ bool setUp() {
     if (urUSMDeviceAlloc(S.Ur.Context, UrDevice, nullptr, nullptr, GlobalSize, &S.UrUsm) !=
         UR_RESULT_SUCCESS)
       die("urUSMDeviceAlloc", 0);
+    if (urMemBufferCreate(S.Ur.Context, UR_MEM_FLAG_READ_WRITE, GlobalSize, nullptr,
+                          &S.UrBuffer) != UR_RESULT_SUCCESS)
+      die("urMemBufferCreate", 0);
     for (size_t Size : Sizes) {
       std::fill(Back.begin(), Back.end(), 0);
       if (urEnqueueDeviceGlobalVariableWrite(S.Ur.Queue, S.Ur.Program, GlobalName, true, Size, 0,
@@ -237,6 +256,17 @@ bool setUp() {
             stderr, "dglink_bench_device_global: %zu-byte USM round trip through UR fails\n", Size);
         std::exit(1);
       }
+      std::fill(Back.begin(), Back.end(), 0);
+      if (urEnqueueMemBufferWrite(S.Ur.Queue, S.UrBuffer, true, 0, Size, Pattern.data(), 0,
+                                  nullptr, nullptr) != UR_RESULT_SUCCESS ||
+          urEnqueueMemBufferRead(S.Ur.Queue, S.UrBuffer, true, 0, Size, Back.data(), 0, nullptr,
+                                 nullptr) != UR_RESULT_SUCCESS ||
+          std::memcmp(Pattern.data(), Back.data(), Size) != 0) {
+        std::fprintf(stderr,
+                     "dglink_bench_device_global: %zu-byte buffer round trip through UR fails\n",
+                     Size);
+        std::exit(1);
+      }
     }
   }
 #endif
@@ -247,8 +277,11 @@ void tearDown() {
 #ifdef DGLINK_BENCH_UR
   if (S.UrUsm != nullptr)
     urUSMFree(S.Ur.Context, S.UrUsm);
+  if (S.UrBuffer != nullptr)
+    urMemRelease(S.UrBuffer);
   S.Ur.close();
 #endif
+  piMemRelease(S.Buffer);
   piextUSMFree(S.Context, S.Usm);
   piProgramRelease(S.Program);
   piQueueRelease(S.Queue);
@@ -285,12 +318,26 @@ void registerBlocking(size_t Size) {
       return piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, S.Usm, Pageable, Size, 0, nullptr, nullptr);
     });
   });
+  // A SYCL buffer's copy (and the accessor's write-back): piEnqueueMemBufferWrite.
+  add("Write/dglink_buffer/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piEnqueueMemBufferWrite(S.Queue, S.Buffer, PI_TRUE, 0, Size, Pageable, 0, nullptr,
+                                     nullptr);
+    });
+  });
 #ifdef DGLINK_BENCH_UR
   if (S.UrUsm != nullptr)
     add("Write/ur_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
       timeEachCall(State, Size, [=] {
         return static_cast<int>(
             urEnqueueUSMMemcpy(S.Ur.Queue, true, S.UrUsm, Pageable, Size, 0, nullptr, nullptr));
+      });
+    });
+  if (S.UrBuffer != nullptr)
+    add("Write/ur_buffer/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(urEnqueueMemBufferWrite(S.Ur.Queue, S.UrBuffer, true, 0, Size,
+                                                        Pageable, 0, nullptr, nullptr));
       });
     });
 #endif
@@ -353,12 +400,25 @@ void registerBlocking(size_t Size) {
       return piextUSMEnqueueMemcpy(S.Queue, PI_TRUE, Pageable, S.Usm, Size, 0, nullptr, nullptr);
     });
   });
+  add("Read/dglink_buffer/" + Bytes, Iterations, [=](benchmark::State &State) {
+    timeEachCall(State, Size, [=] {
+      return piEnqueueMemBufferRead(S.Queue, S.Buffer, PI_TRUE, 0, Size, Pageable, 0, nullptr,
+                                    nullptr);
+    });
+  });
 #ifdef DGLINK_BENCH_UR
   if (S.UrUsm != nullptr)
     add("Read/ur_usm/" + Bytes, Iterations, [=](benchmark::State &State) {
       timeEachCall(State, Size, [=] {
         return static_cast<int>(
             urEnqueueUSMMemcpy(S.Ur.Queue, true, Pageable, S.UrUsm, Size, 0, nullptr, nullptr));
+      });
+    });
+  if (S.UrBuffer != nullptr)
+    add("Read/ur_buffer/" + Bytes, Iterations, [=](benchmark::State &State) {
+      timeEachCall(State, Size, [=] {
+        return static_cast<int>(urEnqueueMemBufferRead(S.Ur.Queue, S.UrBuffer, true, 0, Size,
+                                                       Pageable, 0, nullptr, nullptr));
       });
     });
 #endif

@@ -142,6 +142,32 @@ def main():
     print(f"| warm access | {fmt(get('Write', 'dglink', 4))} | "
           f"{fmt(get('Write', 'raw_pageable', 4))} |")
     print(f"| cuModuleGetGlobal alone | | {fmt(get('Lookup', 'raw_cuModuleGetGlobal', 0))} |")
+    copy_paths = [impl for impl in ("dglink", "dglink_usm", "ur_usm", "dglink_buffer", "ur_buffer")
+                  if any(k[1] == impl for k in values)]
+    if copy_paths:
+        print()
+        print("## DPC++'s copy paths x raw pageable (blocking, median µs; issue 31's targets)")
+        print()
+        print("Device global by name (`dglink`), USM (`dglink_usm`; `ur_usm`: DPC++'s copy of a "
+              "device_global's USM instance), buffers (`dglink_buffer`, `ur_buffer`). Targets: "
+              "64 KiB <= 0.75x, 1 MiB <= 0.5x, 4 MiB <= 0.45x, never above 1.05x.")
+        print()
+        print("| op | bytes | raw pageable | " + " | ".join(copy_paths) + " | worst | target |")
+        print("|---|---:|---:|" + "---:|" * len(copy_paths) + "---:|---|")
+        for op in ("Write", "Read"):
+            for size in sizes:
+                raw = get(op, "raw_pageable", size)
+                cells, worst = [], None
+                for impl in copy_paths:
+                    value = get(op, impl, size)
+                    r = ratio(value, raw)
+                    cells.append("-" if value is None else f"{fmt(value)} ({fmt(r)})")
+                    if r is not None:
+                        worst = r if worst is None else max(worst, r)
+                limit = {65536: 0.75, 1 << 20: 0.5, 4 << 20: 0.45}.get(size, 1.05)
+                ok = None if worst is None else worst <= limit
+                print(f"| {op} | {size} | {fmt(raw)} | " + " | ".join(cells) +
+                      f" | {fmt(worst)} | <= {limit}x: {verdict(ok)} |")
     if any(k[1] == "ur" for k in values):
         print()
         print("## Through the Unified Runtime loader (blocking, median µs; docs/ur.md)")

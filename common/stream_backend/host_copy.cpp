@@ -105,9 +105,9 @@ HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
 
 HostCopyPool::~HostCopyPool() { stop(); }
 
-void HostCopyPool::runPieces(Job &J) {
+void HostCopyPool::runPieces(const Job &J, std::atomic<size_t> &Next) {
   for (;;) {
-    const size_t I = J.Next.fetch_add(1, std::memory_order_relaxed);
+    const size_t I = Next.fetch_add(1, std::memory_order_relaxed);
     if (I >= J.Pieces)
       return;
     // Piece boundaries on destination lines, so that no line is shared by two threads.
@@ -192,9 +192,13 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
     }
   }
   if (Mine == nullptr) { // as many large copies at once as slots: this one goes alone
-    runPieces(J);
+    std::atomic<size_t> Next{0};
+    runPieces(J, Next);
     return;
   }
+  // No worker reads the counter before the job is posted: every earlier user is out.
+  Mine->Next.store(0, std::memory_order_relaxed);
+  Mine->Pieces.store(J.Pieces, std::memory_order_relaxed);
   Mine->Posted.store(&J, std::memory_order_seq_cst);
   Generation.fetch_add(1, std::memory_order_seq_cst);
   if (const unsigned Asleep = Sleepers.load(std::memory_order_seq_cst); Asleep != 0) {
@@ -210,7 +214,7 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
         Wake.notify_one();
     }
   }
-  runPieces(J);
+  runPieces(J, Mine->Next);
   // No worker enters the job from now on; wait for those inside to finish their pieces.
   Mine->Posted.store(nullptr, std::memory_order_seq_cst);
   for (unsigned Spins = 0; Mine->Users.load(std::memory_order_seq_cst) != 0; ++Spins) {
@@ -255,12 +259,14 @@ void HostCopyPool::work() {
     const uint64_t Seen = Generation.load(std::memory_order_seq_cst);
     bool Worked = false;
     for (Slot &S : Slots) {
-      if (S.Posted.load(std::memory_order_relaxed) == nullptr)
+      // Reads only: a slot with no job, or a job whose pieces are all claimed (its owner
+      // finishing the last ones), is passed without a write to its lines.
+      if (S.Posted.load(std::memory_order_relaxed) == nullptr || exhausted(S))
         continue;
       S.Users.fetch_add(1, std::memory_order_seq_cst);
-      Job *J = S.Posted.load(std::memory_order_seq_cst);
-      if (J != nullptr && J->Next.load(std::memory_order_relaxed) < J->Pieces) {
-        runPieces(*J);
+      const Job *J = S.Posted.load(std::memory_order_seq_cst);
+      if (J != nullptr && !exhausted(S)) {
+        runPieces(*J, S.Next);
         Worked = true;
       }
       // The last touch of the job: its owner may return once every user is out.

@@ -78,18 +78,25 @@ private:
     size_t Piece = 0;  // bytes per piece, the last one shorter
     size_t Pieces = 0; // how many
     bool NonTemporal = false;
-    std::atomic<size_t> Next{0}; // the next piece to claim
   };
   // Where a caller posts its job for the workers, without a lock: a worker counts itself
   // in Users before it reads Posted, and the owner clears Posted, then waits until Users
-  // is 0 before its job (on its stack) goes away and the slot is free again.
+  // is 0 before its job (on its stack) goes away and the slot is free again. The job's
+  // pieces are claimed from the slot's Next, on a line of its own: an idle worker reads
+  // Next and Pieces and passes a job with nothing left to claim without writing to any
+  // line the job's threads use (Users is written only by workers that will copy).
   struct alignas(64) Slot {
     std::atomic<bool> Owned{false};
     std::atomic<Job *> Posted{nullptr};
     std::atomic<unsigned> Users{0};
+    std::atomic<size_t> Pieces{0}; // the posted job's, set before it is posted
+    alignas(64) std::atomic<size_t> Next{0}; // the next piece to claim
   };
   static constexpr unsigned SlotCount = 8; // concurrent large copies the workers share
-  static void runPieces(Job &J);
+  static void runPieces(const Job &J, std::atomic<size_t> &Next);
+  static bool exhausted(const Slot &S) {
+    return S.Next.load(std::memory_order_relaxed) >= S.Pieces.load(std::memory_order_relaxed);
+  }
   void startWorkers(); // with Mutex held
   void work();
 
