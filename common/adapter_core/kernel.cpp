@@ -180,6 +180,13 @@ PI_API_EXPORT pi_result piKernelSetArg(pi_kernel Kernel, pi_uint32 ArgIndex, siz
                                        const void *ArgValue) try {
   DGLINK_ENTRY();
   DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
+  // No argument has 0 bytes; a local array of 0 bytes is refused on every backend here
+  // (NVIDIA's OpenCL takes one for a kernel of translated SPIR-V).
+  if (ArgSize == 0)
+    return dglink::fail(PI_ERROR_INVALID_ARG_SIZE,
+                        "piKernelSetArg: argument {} of kernel '{}': ArgSize is 0{}", ArgIndex,
+                        dglink::clip(Kernel->Name),
+                        ArgValue == nullptr ? " (a local array needs at least one byte)" : "");
   KernelArgument Argument;
   if (ArgValue == nullptr) {
     Argument.Type = KernelArgument::Kind::Local;

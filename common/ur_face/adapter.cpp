@@ -730,7 +730,13 @@ ur_result_t urDeviceSelectBinary(ur_device_handle_t hDevice, const ur_device_bin
   if (NumBinaries == 0)
     return failUr(UR_RESULT_ERROR_INVALID_SIZE, "{}: 'NumBinaries' is 0", __func__);
   const std::string &Formats = core(hDevice)->Description.ImageFormats;
-  for (const bool Native : {true, false})
+  // The image through which the device keeps the whole contract first: a native image
+  // (PTX, code object) where the driver finds device globals in it by name; elsewhere
+  // SPIR-V, which the adapter lowers itself (NVIDIA's OpenCL: a PTX image of DPC++ has
+  // no lowering, the SPIR-V translated into PTX does), then a native image.
+  const bool NativeFirst =
+      core(hDevice)->Description.DeviceGlobal == PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
+  for (const bool Native : {NativeFirst, !NativeFirst})
     for (uint32_t I = 0; I < NumBinaries; ++I) {
       const char *Target = pBinaries[I].pDeviceTargetSpec;
       const char *Format = Target != nullptr ? dglinkFormatOf(Target) : nullptr;

@@ -598,10 +598,9 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
     GTEST_SKIP() << "the suite was built without the dg_database_a image for "
                  << (Spirv ? "spirv64" : "nvptx64");
   if (!Spirv && deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)
-    GTEST_SKIP() << "the device takes PTX but finds no device global in it by name (mechanism "
-                 << deviceGlobalMechanism()
-                 << ", not native); dglink lowers only SPIR-V itself, and translates SPIR-V "
-                    "only into SPIR";
+    GTEST_SKIP() << "the device takes DPC++'s PTX image but not its SPIR-V (no SPIR-V "
+                    "translation here) and finds no device global in PTX by name (mechanism "
+                 << deviceGlobalMechanism() << ", not native)";
   const uint8_t *Bytes = Image->Binary->BinaryStart;
   size_t Length = static_cast<size_t>(Image->Binary->BinaryEnd - Image->Binary->BinaryStart);
   if (Spirv) {
