@@ -274,13 +274,15 @@ pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSiz
       const uint32_t Value = patternValue(Pattern, PatternSize);
       DGLINK_TRY(D.fill(Ptr, Value, static_cast<unsigned>(PatternSize), Count, Handle));
     } else if (Count != 0) {
-      // Wider patterns: tiled on the host and copied, blocking, so that the tile may
-      // go away.
-      std::vector<unsigned char> Tiled(Size);
-      for (size_t I = 0; I < Size; I += PatternSize)
-        std::memcpy(Tiled.data() + I, Pattern, PatternSize);
-      DGLINK_TRY(D.copy(Ptr, Tiled.data(), Size, Handle));
-      return complete(D, Handle, Done, true);
+      // Wider patterns (8 to 128 bytes: a SYCL fill of doubles, say): one pattern written
+      // through the copy engine, which captures it (the caller's pattern may go away),
+      // then doubled on the device, each copy from the filled start to what follows it,
+      // in stream order: no host memory of the fill's size, nothing blocking.
+      DGLINK_TRY(
+          Copies.write(D, Handle, Ptr, Pattern, PatternSize, false, nullptr, HostMemory::Pageable));
+      auto *Start = static_cast<char *>(Ptr);
+      for (size_t Filled = PatternSize; Filled < Size; Filled *= 2)
+        DGLINK_TRY(D.copy(Start + Filled, Start, std::min(Filled, Size - Filled), Handle));
     }
     return complete(D, Handle, Done, Request.Blocking);
   });
