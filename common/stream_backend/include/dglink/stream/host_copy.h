@@ -89,7 +89,7 @@ private:
     std::atomic<bool> Owned{false};
     std::atomic<Job *> Posted{nullptr};
     std::atomic<unsigned> Users{0};
-    std::atomic<size_t> Pieces{0}; // the posted job's, set before it is posted
+    std::atomic<size_t> Pieces{0};           // the posted job's, set before it is posted
     alignas(64) std::atomic<size_t> Next{0}; // the next piece to claim
   };
   static constexpr unsigned SlotCount = 8; // concurrent large copies the workers share
