@@ -189,6 +189,9 @@ class ClQueue final : public core::QueueImpl {
 public:
   ClQueue(ClContext &TheContext, _pi_device &TheDevice, cl_command_queue TheQueue)
       : Context(TheContext), Device(TheDevice), Queue(TheQueue) {}
+  // A queue of the caller's, adopted without its ownership: released without clFinish
+  // (OpenCL keeps what its commands use alive; waiting would wait for the caller's work).
+  bool CallersQueue = false;
   ~ClQueue() override;
   pi_result finish() override;
   pi_result write(const DeviceGlobalLocation &Device, const void *Src, size_t Size,

@@ -152,6 +152,7 @@ pi_result ClContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
       return clFailure(Error, Function, "clRetainCommandQueue");
   }
   Made->Queue = NativeQueue;
+  Made->CallersQueue = !Owned;
   Queue.Device = Device;
   if (Made->Profiling)
     Queue.Properties |= PI_QUEUE_FLAG_PROFILING_ENABLE;

@@ -77,7 +77,8 @@ pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
 ClQueue::~ClQueue() {
   if (Queue != nullptr) {
     Context.removeQueue(Queue);
-    clFinish(Queue);
+    if (!CallersQueue)
+      clFinish(Queue);
     clReleaseCommandQueue(Queue);
   }
   if (Stamp != nullptr)

@@ -169,8 +169,11 @@ StreamQueue::~StreamQueue() {
   Driver &D = driver();
   if (D.makeCurrent(On.Ordinal) != PI_SUCCESS)
     return;
-  // Work still in flight may read the staging memory: drain the stream first.
-  if (D.synchronize(Handle) != PI_SUCCESS)
+  // Work still in flight may read the staging memory: drain the stream first (a caller's
+  // stream only where dglink put work on it: an event adopted from the driver keeps a
+  // queue over its stream, and releasing it must not wait for the caller's whole stream).
+  if ((OwnsStream || Enqueued.load(std::memory_order_relaxed)) &&
+      D.synchronize(Handle) != PI_SUCCESS)
     logger().warn("{}: releasing queue {}: its stream reported an error: {}",
                   streamBackend().name(), fmt::ptr(&Queue), lastErrorMessage());
   Copies.release(D);
@@ -184,6 +187,7 @@ template <typename SubmitFunction>
 pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Submit) {
   Driver &D = driver();
   DGLINK_TRY(D.makeCurrent(On.Ordinal));
+  Enqueued.store(true, std::memory_order_relaxed);
   // The in-order stream orders its own events; another device's are waited for as any
   // other queue's (a stream may wait for an event of another driver context).
   for (pi_uint32 I = 0; I < Request.NumWaits; ++I)

@@ -231,6 +231,9 @@ public:
   ContextDevice &On; // the queue's device
   Stream Handle;
   const bool OwnsStream;
+  // Whether dglink has put work on the stream: a caller's stream it never used is not
+  // drained at release (that would wait for all of the caller's own work).
+  std::atomic<bool> Enqueued{false};
   CopyEngine Copies;
   ProfilingBase Clock; // Base is null unless the queue profiles
 
