@@ -205,6 +205,9 @@ public:
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
   pi_result enqueueMarker(bool Barrier, const core::Enqueue &Request); // marker(), no waiting
+  // A plain marker's status, also on a profiling queue (whose markers are fills: the
+  // probe leaves no command but a marker behind).
+  pi_result empty(bool &Empty) override;
   pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
                        size_t Size, const core::Enqueue &Request) override;
   pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,

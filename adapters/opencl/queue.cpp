@@ -188,6 +188,21 @@ pi_result ClQueue::marker(bool Barrier, const core::Enqueue &Request) {
   return PI_SUCCESS;
 }
 
+pi_result ClQueue::empty(bool &Empty) {
+  cl_event Marker = nullptr;
+  cl_int Error = clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Marker);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, "the queue's emptiness probe", "clEnqueueMarkerWithWaitList");
+  cl_int Status = CL_QUEUED;
+  Error = clGetEventInfo(Marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                         nullptr);
+  clReleaseEvent(Marker);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, "the queue's emptiness probe", "clGetEventInfo");
+  Empty = Status == CL_COMPLETE;
+  return PI_SUCCESS;
+}
+
 pi_result ClQueue::enqueueMarker(bool Barrier, const core::Enqueue &Request) {
   if (Profiling && Request.Out != nullptr) {
     // NVIDIA's OpenCL answers 0 for every profiling point of a marker's or a barrier's
