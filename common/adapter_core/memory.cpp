@@ -781,22 +781,48 @@ PI_API_EXPORT pi_result piEnqueueMemBufferMap(pi_queue Queue, pi_mem Buffer, pi_
     Map.Memory.reset(::operator new(Size, MappedAlignment));
     Map.Pointer = Map.Memory.get();
   }
+  BufferMappings &Mappings = Buffer->Mappings;
+  {
+    // As OpenCL: a region mapped for writing overlaps no other map of the buffer (the
+    // unmap's write-back would overwrite the other map's bytes). Checked and recorded
+    // under one lock, so that two threads cannot both map overlapping regions.
+    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
+    for (const BufferMapping &Other : Mappings.Live)
+      if (Other.Offset < Offset + Size && Offset < Other.Offset + Other.Size &&
+          (mapWrites(Other.Flags) || mapWrites(MapFlags)))
+        return dglink::fail(PI_ERROR_INVALID_OPERATION,
+                            "piEnqueueMemBufferMap: bytes [{}, {}) overlap bytes [{}, {}) mapped "
+                            "{}; a region mapped for writing may not overlap another map",
+                            Offset, Offset + Size, Other.Offset, Other.Offset + Other.Size,
+                            mapWrites(Other.Flags) ? "for writing" : "for reading");
+    Mappings.Live.splice(Mappings.Live.end(), Made);
+  }
+  const auto Forget = [&] {
+    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
+    Mappings.Live.remove_if([&](const BufferMapping &Each) { return &Each == &Map; });
+  };
   const bool Blocking = BlockingMap != PI_FALSE;
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
   _pi_event *Kept = nullptr;
-  DGLINK_TRY(submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_MAP, NumEventsInWaitList, EventWaitList,
-                        Blocking, Event, Kept, [&](const Enqueue &Request) {
-                          return mapReads(MapFlags)
-                                     ? Queue->Impl->read(Map.Pointer, Location, Size, Request)
-                                     : Queue->Impl->marker(false, Request);
-                        }));
-  if (Blocking)
+  if (const pi_result Result = submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_MAP,
+                                          NumEventsInWaitList, EventWaitList, Blocking, Event, Kept,
+                                          [&](const Enqueue &Request) {
+                                            return mapReads(MapFlags)
+                                                       ? Queue->Impl->read(Map.Pointer, Location,
+                                                                           Size, Request)
+                                                       : Queue->Impl->marker(false, Request);
+                                          });
+      Result != PI_SUCCESS) {
+    Forget(); // nothing was enqueued: the region is free again
+    return Result;
+  }
+  if (Blocking) {
     release(Kept); // complete: nothing writes the memory any more
-  else
+  } else {
+    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
     Map.Reading = Kept;
+  }
   *RetMap = Map.Pointer;
-  std::lock_guard<std::mutex> Lock(Buffer->Mappings.Mutex);
-  Buffer->Mappings.Live.splice(Buffer->Mappings.Live.end(), Made);
   return PI_SUCCESS;
 }
 DGLINK_CATCH_ALL

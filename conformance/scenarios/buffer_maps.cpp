@@ -94,12 +94,12 @@ TEST_P(BufferMaps, PartialMapsAndSeveralMapsOfOneBuffer) {
   MemHandle Buffer;
   ASSERT_NO_FATAL_FAILURE(makeBuffer(1024, Buffer));
   ASSERT_NO_FATAL_FAILURE(write(Buffer.get(), pattern(1024)));
-  uint8_t *Odd = map(Buffer.get(), PI_MAP_READ, 101, 57);
+  uint8_t *Odd = map(Buffer.get(), PI_MAP_READ, 301, 57);
   uint8_t *Low = map(Buffer.get(), PI_MAP_WRITE, 0, 256);
   uint8_t *High = map(Buffer.get(), PI_MAP_READ | PI_MAP_WRITE, 512, 256);
   ASSERT_TRUE(Odd != nullptr && Low != nullptr && High != nullptr);
   for (size_t I = 0; I < 57; ++I)
-    ASSERT_EQ(Odd[I], byteAt(101 + I)) << "byte " << I << " of the map at 101";
+    ASSERT_EQ(Odd[I], byteAt(301 + I)) << "byte " << I << " of the map at 301";
   for (size_t I = 0; I < 256; ++I) {
     ASSERT_EQ(Low[I], byteAt(I)) << "a write map gets the buffer's bytes too, byte " << I;
     ASSERT_EQ(High[I], byteAt(512 + I)) << "byte " << I << " of the map at 512";
@@ -324,6 +324,50 @@ TEST_P(BufferMaps, BadMapsAndUnmapsAreRefused) {
   std::vector<uint8_t> Expected = pattern(256);
   Expected[64] = 0xAB;
   EXPECT_EQ(read(Buffer.get(), 256), Expected);
+}
+
+// As OpenCL: a region mapped for writing overlaps no other map of the buffer (its unmap
+// would write over the other map's bytes); maps for reading may overlap each other. A
+// refused map changes nothing, and once the writable map is unmapped its region maps again.
+TEST_P(BufferMaps, OverlappingMapsForWritingAreRefused) {
+  MemHandle Buffer;
+  ASSERT_NO_FATAL_FAILURE(makeBuffer(1024, Buffer));
+  ASSERT_NO_FATAL_FAILURE(write(Buffer.get(), pattern(1024)));
+  void *Pointer = nullptr;
+  uint8_t *Written = map(Buffer.get(), PI_MAP_WRITE, 256, 256);
+  ASSERT_NE(Written, nullptr);
+  for (const pi_map_flags Flags :
+       {pi_map_flags{PI_MAP_READ}, pi_map_flags{PI_MAP_WRITE},
+        pi_map_flags{PI_MAP_READ | PI_MAP_WRITE}, pi_map_flags{PI_MAP_WRITE_INVALIDATE_REGION}}) {
+    SCOPED_TRACE("flags " + std::to_string(Flags));
+    EXPECT_PI_ERROR_NAMING(PI_ERROR_INVALID_OPERATION,
+                           "overlap bytes [256, 512) mapped for writing",
+                           piEnqueueMemBufferMap(Queue.get(), Buffer.get(), PI_TRUE, Flags, 500,
+                                                 100, 0, nullptr, nullptr, &Pointer));
+  }
+  EXPECT_EQ(Pointer, nullptr) << "a refused map hands out no pointer";
+  // Next to the writable map (its last byte is 511): allowed.
+  uint8_t *Beside = map(Buffer.get(), PI_MAP_READ | PI_MAP_WRITE, 512, 64);
+  ASSERT_NE(Beside, nullptr);
+  // Maps for reading overlap each other; a writable one may not overlap them.
+  uint8_t *ReadA = map(Buffer.get(), PI_MAP_READ, 0, 128);
+  uint8_t *ReadB = map(Buffer.get(), PI_MAP_READ, 64, 128);
+  ASSERT_TRUE(ReadA != nullptr && ReadB != nullptr);
+  EXPECT_EQ(ReadB[0], byteAt(64));
+  EXPECT_PI_ERROR_NAMING(PI_ERROR_INVALID_OPERATION, "mapped for reading",
+                         piEnqueueMemBufferMap(Queue.get(), Buffer.get(), PI_TRUE, PI_MAP_WRITE,
+                                               100, 8, 0, nullptr, nullptr, &Pointer));
+  std::memset(Written, 0x5E, 256);
+  ASSERT_NO_FATAL_FAILURE(unmap(Buffer.get(), Written));
+  // The region is free again.
+  uint8_t *Again = map(Buffer.get(), PI_MAP_READ | PI_MAP_WRITE, 300, 100);
+  ASSERT_NE(Again, nullptr);
+  EXPECT_EQ(Again[0], 0x5E) << "the unmapped bytes were written back";
+  for (uint8_t *Each : {Again, Beside, ReadA, ReadB})
+    ASSERT_NO_FATAL_FAILURE(unmap(Buffer.get(), Each));
+  const std::vector<uint8_t> Seen = read(Buffer.get(), 1024);
+  for (size_t I = 0; I < Seen.size(); ++I)
+    ASSERT_EQ(Seen[I], I >= 256 && I < 512 ? 0x5E : byteAt(I)) << "byte " << I;
 }
 
 } // namespace
