@@ -194,8 +194,8 @@ pi_result ClQueue::empty(bool &Empty) {
   if (Error != CL_SUCCESS)
     return clFailure(Error, "the queue's emptiness probe", "clEnqueueMarkerWithWaitList");
   cl_int Status = CL_QUEUED;
-  Error = clGetEventInfo(Marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
-                         nullptr);
+  Error =
+      clGetEventInfo(Marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status, nullptr);
   clReleaseEvent(Marker);
   if (Error != CL_SUCCESS)
     return clFailure(Error, "the queue's emptiness probe", "clGetEventInfo");
