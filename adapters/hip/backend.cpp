@@ -313,7 +313,9 @@ public:
     int Value = 0;
     return hip().FuncMaxThreadsPerBlock(&Value, hipFunction(F)) == HipSuccess ? Value : 0;
   }
-  bool parameterSizes(stream::FunctionHandle, std::vector<size_t> &) override { return false; }
+  bool parameterSizes(stream::FunctionHandle F, std::vector<size_t> &Sizes) override {
+    return hip().FuncParameterSizes != nullptr && hip().FuncParameterSizes(hipFunction(F), Sizes);
+  }
   size_t maxParameterBytes() const override { return MaxParameterBytes; }
   bool functionMemory(stream::FunctionHandle F, size_t &SharedBytes, size_t &LocalBytes) override {
     int Shared = 0, Local = 0;

@@ -179,6 +179,9 @@ HipError funcMemory(int *Shared, int *Local, HipFunction F) {
 HipError funcReserveDynamicShared(HipFunction F, size_t Bytes) {
   return err(dglink::cuda::reserveDynamicSharedMemory(function(F), Bytes));
 }
+bool funcParameterSizes(HipFunction F, std::vector<size_t> &Sizes) {
+  return dglink::cuda::kernelParameterSizes(function(F), Sizes);
+}
 HipError streamOrdinal(HipStream S, int *Ordinal) {
   bool Known = false;
   const CUresult R = dglink::cuda::streamOrdinal(stream(S), *Ordinal, Known);
@@ -330,6 +333,7 @@ HipApi makeTable() {
   Table.FuncMaxThreadsPerBlock = funcMaxThreadsPerBlock;
   Table.FuncMemory = funcMemory;
   Table.FuncReserveDynamicShared = funcReserveDynamicShared;
+  Table.FuncParameterSizes = funcParameterSizes;
   Table.StreamOrdinal = streamOrdinal;
   Table.ModuleLaunchKernel = moduleLaunchKernel;
   if (cu().cuMemGetInfo != nullptr)

@@ -128,6 +128,10 @@ struct HipApi {
   // (hipFuncSetAttribute(hipFuncAttributeMaxDynamicSharedMemorySize)); null where launches
   // need no such opt-in (AMD: a work-group has the device's LDS whole).
   HipError (*FuncReserveDynamicShared)(HipFunction Function, size_t Bytes) = nullptr;
+  // The byte size of each of the function's parameters; null, or false, where the
+  // platform cannot say (AMD's hipFuncGetAttribute has no such query; NVIDIA's: the CUDA
+  // driver's cuFuncGetParamInfo). Without it extra arguments reach the launch unchecked.
+  bool (*FuncParameterSizes)(HipFunction Function, std::vector<size_t> &Sizes) = nullptr;
   // SharedBytes: the block's dynamic shared memory (local-memory arguments).
   HipError (*ModuleLaunchKernel)(HipFunction Function, const unsigned Grid[3],
                                  const unsigned Block[3], unsigned SharedBytes, HipStream Stream,

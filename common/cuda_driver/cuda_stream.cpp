@@ -358,24 +358,8 @@ public:
     LocalBytes = static_cast<size_t>(Local);
     return true;
   }
-  // cuFuncGetParamInfo (CUDA 12.4+).
   bool parameterSizes(stream::FunctionHandle F, std::vector<size_t> &Sizes) override {
-    if (cu().cuFuncGetParamInfo == nullptr)
-      return false;
-    for (size_t Index = 0;; ++Index) {
-      size_t Offset = 0, Size = 0;
-      const CUresult R = cu().cuFuncGetParamInfo(cuFunction(F), Index, &Offset, &Size);
-      // Past the last parameter. A kernel said to take none is treated as unknown:
-      // arguments are then passed as set, so a driver that cannot describe a module's
-      // kernels costs checks, not launches.
-      if (R == CUDA_ERROR_INVALID_VALUE)
-        return !Sizes.empty();
-      if (R != CUDA_SUCCESS) {
-        Sizes.clear();
-        return false;
-      }
-      Sizes.push_back(Size);
-    }
+    return kernelParameterSizes(cuFunction(F), Sizes);
   }
   size_t maxParameterBytes() const override { return MaxParameterBytes; }
   pi_result reserveDynamicShared(stream::FunctionHandle F, size_t Bytes) override {
@@ -501,6 +485,23 @@ CUresult makePrimaryCurrent(int Ordinal) {
   if (cu().cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
     return CUDA_SUCCESS;
   return cu().cuCtxSetCurrent(Context);
+}
+
+bool kernelParameterSizes(CUfunction F, std::vector<size_t> &Sizes) {
+  Sizes.clear();
+  if (cu().cuFuncGetParamInfo == nullptr)
+    return false;
+  for (size_t Index = 0;; ++Index) {
+    size_t Offset = 0, Size = 0;
+    const CUresult R = cu().cuFuncGetParamInfo(F, Index, &Offset, &Size);
+    if (R == CUDA_ERROR_INVALID_VALUE) // past the last parameter
+      return !Sizes.empty();
+    if (R != CUDA_SUCCESS) {
+      Sizes.clear();
+      return false;
+    }
+    Sizes.push_back(Size);
+  }
 }
 
 CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes) {

@@ -30,6 +30,11 @@ CUresult enablePeerAccess(int From, int To);
 // lowers it, so that other threads' launches of F keep theirs). Called with F's
 // context current.
 CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes);
+// The byte size of each of F's parameters (cuFuncGetParamInfo, CUDA 12.4+); false where
+// the driver cannot say (then Sizes is empty). A kernel said to take none is treated as
+// unknown: arguments are then passed as set, so a driver that cannot describe a module's
+// kernels costs checks, not launches.
+bool kernelParameterSizes(CUfunction F, std::vector<size_t> &Sizes);
 // The ordinal of the device whose primary context (as retained by makePrimaryCurrent)
 // stream S belongs to (cuStreamGetCtx), -1 for another context; Known false where the
 // driver lacks cuStreamGetCtx.

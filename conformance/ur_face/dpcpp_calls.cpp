@@ -103,16 +103,21 @@ TEST_P(UrSelectBinary, Spir64IsSpirV) {
             -1);
 }
 
-// A native image (PTX for nvptx64, a code object for amdgcn) before SPIR-V, as UR's
-// adapters prefer AOT images; the list of UR's CTS (urDeviceSelectBinaryTest).
+// A native image (PTX for nvptx64, a code object for amdgcn) before SPIR-V where the
+// driver finds device globals in it by name (as UR's adapters prefer AOT images); SPIR-V
+// first where it does not (the adapter lowers SPIR-V's device globals itself: NVIDIA's
+// OpenCL); the list of UR's CTS (urDeviceSelectBinaryTest).
 TEST_P(UrSelectBinary, NativeBeforeSpirVInUrCtsList) {
   const std::vector<const char *> CtsList = {
       UR_DEVICE_BINARY_TARGET_UNKNOWN,     UR_DEVICE_BINARY_TARGET_SPIRV32,
       UR_DEVICE_BINARY_TARGET_SPIRV64,     UR_DEVICE_BINARY_TARGET_SPIRV64_X86_64,
       UR_DEVICE_BINARY_TARGET_SPIRV64_GEN, UR_DEVICE_BINARY_TARGET_SPIRV64_FPGA,
       UR_DEVICE_BINARY_TARGET_NVPTX64,     UR_DEVICE_BINARY_TARGET_AMDGCN};
+  const bool NativeFirst = deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
   int Expected = -1;
-  if (takes("nvptx64"))
+  if (!NativeFirst && takes("spirv64"))
+    Expected = 2;
+  else if (takes("nvptx64"))
     Expected = 6;
   else if (takes("amdgcn"))
     Expected = 7;
