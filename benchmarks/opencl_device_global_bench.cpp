@@ -24,8 +24,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -256,9 +256,10 @@ void registerBenchmarks() {
       benchmark::RegisterBenchmark(("Write/dglink/" + Size + Suffix).c_str(),
                                    [T, Bytes](benchmark::State &State) {
                                      timeEachCall(State, Bytes, [T, Bytes] {
-                                       return static_cast<int>(piextEnqueueDeviceGlobalVariableWrite(
-                                           T->Queue, T->Program, GlobalName, PI_TRUE, Bytes, 0,
-                                           T->Host.data(), 0, nullptr, nullptr));
+                                       return static_cast<int>(
+                                           piextEnqueueDeviceGlobalVariableWrite(
+                                               T->Queue, T->Program, GlobalName, PI_TRUE, Bytes, 0,
+                                               T->Host.data(), 0, nullptr, nullptr));
                                      });
                                    })
           ->UseManualTime();
@@ -275,26 +276,21 @@ void registerBenchmarks() {
       if (T->Ur.Program != nullptr && Bytes == Sizes[0]) {
         // The cost of the route alone: a query the core answers from the handle, through
         // the dispatch layer and the PI face, and through the UR loader and the UR face.
-        benchmark::RegisterBenchmark(("Query/dglink/0" + Suffix).c_str(),
-                                     [T](benchmark::State &State) {
-                                       timeEachCall(State, 0, [T] {
-                                         pi_uint32 Count = 0;
-                                         return static_cast<int>(piProgramGetInfo(
-                                             T->Program, PI_PROGRAM_INFO_REFERENCE_COUNT,
-                                             sizeof(Count), &Count, nullptr));
-                                       });
-                                     })
-            ->UseManualTime();
-        benchmark::RegisterBenchmark(("Query/ur/0" + Suffix).c_str(),
-                                     [T](benchmark::State &State) {
-                                       timeEachCall(State, 0, [T] {
-                                         uint32_t Count = 0;
-                                         return static_cast<int>(urProgramGetInfo(
-                                             T->Ur.Program, UR_PROGRAM_INFO_REFERENCE_COUNT,
-                                             sizeof(Count), &Count, nullptr));
-                                       });
-                                     })
-            ->UseManualTime();
+        benchmark::RegisterBenchmark(("Query/dglink/0" + Suffix).c_str(), [T](benchmark::State
+                                                                                  &State) {
+          timeEachCall(State, 0, [T] {
+            pi_uint32 Count = 0;
+            return static_cast<int>(piProgramGetInfo(T->Program, PI_PROGRAM_INFO_REFERENCE_COUNT,
+                                                     sizeof(Count), &Count, nullptr));
+          });
+        })->UseManualTime();
+        benchmark::RegisterBenchmark(("Query/ur/0" + Suffix).c_str(), [T](benchmark::State &State) {
+          timeEachCall(State, 0, [T] {
+            uint32_t Count = 0;
+            return static_cast<int>(urProgramGetInfo(T->Ur.Program, UR_PROGRAM_INFO_REFERENCE_COUNT,
+                                                     sizeof(Count), &Count, nullptr));
+          });
+        })->UseManualTime();
       }
       if (T->Ur.Program != nullptr) {
         benchmark::RegisterBenchmark(("Write/ur/" + Size + Suffix).c_str(),
@@ -326,36 +322,33 @@ void registerBenchmarks() {
                                      });
                                    })
           ->UseManualTime();
-      benchmark::RegisterBenchmark(("Write/raw_pinned/" + Size + Suffix).c_str(),
-                                   [T, Bytes](benchmark::State &State) {
-                                     timeEachCall(State, Bytes, [T, Bytes] {
-                                       return static_cast<int>(
-                                           clEnqueueWriteBuffer(T->RawQueue, T->RawBuffer, CL_TRUE,
-                                                                0, Bytes, T->Pinned, 0, nullptr,
-                                                                nullptr));
-                                     });
-                                   })
+      benchmark::RegisterBenchmark(
+          ("Write/raw_pinned/" + Size + Suffix).c_str(),
+          [T, Bytes](benchmark::State &State) {
+            timeEachCall(State, Bytes, [T, Bytes] {
+              return static_cast<int>(clEnqueueWriteBuffer(T->RawQueue, T->RawBuffer, CL_TRUE, 0,
+                                                           Bytes, T->Pinned, 0, nullptr, nullptr));
+            });
+          })
           ->UseManualTime();
-      benchmark::RegisterBenchmark(("Write/raw_staged/" + Size + Suffix).c_str(),
-                                   [T, Bytes](benchmark::State &State) {
-                                     timeEachCall(State, Bytes, [T, Bytes] {
-                                       std::memcpy(T->Pinned, T->Host.data(), Bytes);
-                                       return static_cast<int>(
-                                           clEnqueueWriteBuffer(T->RawQueue, T->RawBuffer, CL_TRUE,
-                                                                0, Bytes, T->Pinned, 0, nullptr,
-                                                                nullptr));
-                                     });
-                                   })
+      benchmark::RegisterBenchmark(
+          ("Write/raw_staged/" + Size + Suffix).c_str(),
+          [T, Bytes](benchmark::State &State) {
+            timeEachCall(State, Bytes, [T, Bytes] {
+              std::memcpy(T->Pinned, T->Host.data(), Bytes);
+              return static_cast<int>(clEnqueueWriteBuffer(T->RawQueue, T->RawBuffer, CL_TRUE, 0,
+                                                           Bytes, T->Pinned, 0, nullptr, nullptr));
+            });
+          })
           ->UseManualTime();
-      benchmark::RegisterBenchmark(("Read/raw_pinned/" + Size + Suffix).c_str(),
-                                   [T, Bytes](benchmark::State &State) {
-                                     timeEachCall(State, Bytes, [T, Bytes] {
-                                       return static_cast<int>(
-                                           clEnqueueReadBuffer(T->RawQueue, T->RawBuffer, CL_TRUE,
-                                                               0, Bytes, T->Pinned, 0, nullptr,
-                                                               nullptr));
-                                     });
-                                   })
+      benchmark::RegisterBenchmark(
+          ("Read/raw_pinned/" + Size + Suffix).c_str(),
+          [T, Bytes](benchmark::State &State) {
+            timeEachCall(State, Bytes, [T, Bytes] {
+              return static_cast<int>(clEnqueueReadBuffer(T->RawQueue, T->RawBuffer, CL_TRUE, 0,
+                                                          Bytes, T->Pinned, 0, nullptr, nullptr));
+            });
+          })
           ->UseManualTime();
       benchmark::RegisterBenchmark(("Read/raw_staged/" + Size + Suffix).c_str(),
                                    [T, Bytes](benchmark::State &State) {
@@ -391,9 +384,9 @@ int main(int Argc, char **Argv) {
     return 0;
   }
   for (size_t I = 0; I < Targets.size(); ++I) {
-    benchmark::AddCustomContext("device_" + std::to_string(I),
-                                Targets[I]->Name + " (" + Targets[I]->Platform + ", " +
-                                    Targets[I]->Format + " image)");
+    benchmark::AddCustomContext("device_" + std::to_string(I), Targets[I]->Name + " (" +
+                                                                   Targets[I]->Platform + ", " +
+                                                                   Targets[I]->Format + " image)");
     std::printf("device %zu: %s (%s), lowered %s image\n", I, Targets[I]->Name.c_str(),
                 Targets[I]->Platform.c_str(), Targets[I]->Format.c_str());
   }
@@ -402,6 +395,10 @@ int main(int Argc, char **Argv) {
   benchmark::Shutdown();
   for (auto &T : Targets) {
     clReleaseMemObject(T->RawBuffer);
+    if (T->Pinned != nullptr)
+      clEnqueueUnmapMemObject(T->RawQueue, T->PinnedBuffer, T->Pinned, 0, nullptr, nullptr);
+    clFinish(T->RawQueue);
+    clReleaseMemObject(T->PinnedBuffer);
     clReleaseCommandQueue(T->RawQueue);
     clReleaseContext(T->RawContext);
 #ifdef DGLINK_BENCH_UR
