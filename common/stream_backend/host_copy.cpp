@@ -202,15 +202,22 @@ void HostCopyPool::release(unsigned Worker) {
                                         std::memory_order_release);
 }
 
-void HostCopyPool::post(unsigned Worker, Job &J) {
-  Mailbox &Box = Mailboxes[Worker];
-  // With the worker's store to Sleeping and its look at Mail under its mutex (both
-  // sequentially consistent): either it sees the job before it waits, or this sees it
-  // asleep and wakes it.
-  Box.Mail.store(&J, std::memory_order_seq_cst);
-  if (Box.Sleeping.load(std::memory_order_seq_cst)) {
-    std::lock_guard<std::mutex> Lock(Box.Mutex);
-    Box.Wake.notify_one();
+void HostCopyPool::post(const unsigned *Chosen, unsigned Helpers, Job &J) {
+  // Every mailbox first: the workers that spin start at once.
+  for (unsigned I = 0; I < Helpers; ++I)
+    Mailboxes[Chosen[I]].Mail.store(&J, std::memory_order_seq_cst);
+  // Then the sleepers, each a system call of the caller's. With the worker's store to
+  // Sleeping and its look at Mail under its mutex (both sequentially consistent): either
+  // it sees the job before it waits, or this sees it asleep and wakes it. None once
+  // every piece is claimed: the owner takes the job back from those still asleep.
+  for (unsigned I = 0; I < Helpers; ++I) {
+    if (J.Next.load(std::memory_order_relaxed) >= J.Pieces)
+      return;
+    Mailbox &Box = Mailboxes[Chosen[I]];
+    if (Box.Sleeping.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> Lock(Box.Mutex);
+      Box.Wake.notify_one();
+    }
   }
 }
 
@@ -247,8 +254,7 @@ unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t Min
   unsigned Chosen[MostHelpers];
   const unsigned Helpers = claim(std::min(Share, MostHelpers), Chosen);
   J.Left.store(Helpers, std::memory_order_relaxed);
-  for (unsigned I = 0; I < Helpers; ++I)
-    post(Chosen[I], J);
+  post(Chosen, Helpers, J);
   runPieces(J);
   if (J.Left.load(std::memory_order_acquire) != 0) {
     // Every piece is claimed: a helper that has not picked the job up yet (asleep, or

@@ -96,8 +96,9 @@ private:
     alignas(64) std::atomic<unsigned> Left{0}; // workers handed the job, not yet out
   };
   // A worker's own lines: the job posted to it (it spins on nothing else), and what it
-  // sleeps on. Only a caller that took the worker out of the idle set writes Mail (the
-  // job, or null to take back a job the worker has not picked up).
+  // sleeps on. Mail is written only by the worker (taking the job out) and by the caller
+  // that took the worker out of the idle set (the job, or null to take back a job the
+  // worker has not picked up).
   struct alignas(64) Mailbox {
     std::atomic<Job *> Mail{nullptr};
     std::atomic<bool> Sleeping{false};
@@ -117,7 +118,8 @@ private:
   // indexes go to Chosen; returns how many.
   unsigned claim(unsigned Wanted, unsigned *Chosen);
   void release(unsigned Worker); // back into the idle set
-  void post(unsigned Worker, Job &J);
+  // Hands J to the Helpers workers in Chosen, waking those asleep.
+  void post(const unsigned *Chosen, unsigned Helpers, Job &J);
   void startWorkers(); // with Mutex held
   void work(unsigned Index);
 
