@@ -74,6 +74,15 @@ unsigned defaultReadThreads() {
   return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
 }
 
+// The cores but one, at most 64 (one word of the pool's worker sets): a caller hands its
+// job to idle workers it picks, at most its fair share of the pool, so workers no copy
+// needs sleep and a larger pool costs nothing until several copies run at once (then
+// four reads to four devices take 15 threads each on a 64-core host).
+unsigned defaultPoolThreads() {
+  const unsigned Cores = usableCores();
+  return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 64U);
+}
+
 // From this size on the bounce buffer is filled with streaming stores. Below it they
 // cost more than they save: on the H100 host a 16 KiB write took 11.6-13.0 us with them
 // and 8.1-8.3 with memcpy (the driver moves pinned copies below 32 KiB otherwise than
@@ -149,6 +158,7 @@ CopyTuning copyTuningFromEnvironment() {
   CopyTuning T;
   T.Threads = defaultThreads();
   T.ReadThreads = defaultReadThreads();
+  T.PoolThreads = defaultPoolThreads();
   T.SmallBytes = envSize("DGLINK_COPY_STAGING_BYTES", T.SmallBytes, 1, GiB);
   T.ChunkBytes = envSize("DGLINK_COPY_CHUNK_BYTES", T.ChunkBytes, 4 * KiB, GiB);
   T.MinChunkBytes =

@@ -1,4 +1,5 @@
-// Streaming-store copies and the bounded pool of host threads that splits large copies.
+// Streaming-store copies and the bounded pool of host threads that splits large copies,
+// each caller handing its job to idle workers it picks itself.
 #include <dglink/stream/host_copy.h>
 
 #include <algorithm>
@@ -100,36 +101,6 @@ void copyNonTemporal(void *Dst, const void *Src, size_t Count) {
   std::memcpy(To, From, Count);
 }
 
-HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
-    : Threads(std::max(TheThreads, 1U)), SpinMicroseconds(TheSpinMicroseconds) {}
-
-HostCopyPool::~HostCopyPool() { stop(); }
-
-void HostCopyPool::runPieces(const Job &J, std::atomic<size_t> &Next) {
-  for (;;) {
-    const size_t I = Next.fetch_add(1, std::memory_order_relaxed);
-    if (I >= J.Pieces)
-      return;
-    // Piece boundaries on destination lines, so that no line is shared by two threads.
-    const auto Base = reinterpret_cast<uintptr_t>(J.Dst);
-    auto Boundary = [&](size_t K) {
-      if (K == 0)
-        return size_t{0};
-      const size_t Raw = K * J.Piece;
-      const size_t Aligned = ((Base + Raw + Line - 1) & ~uintptr_t(Line - 1)) - Base;
-      return std::min(Aligned, J.Count);
-    };
-    const size_t Begin = Boundary(I);
-    const size_t End = I + 1 == J.Pieces ? J.Count : Boundary(I + 1);
-    if (End <= Begin)
-      continue;
-    if (J.NonTemporal)
-      copyNonTemporal(J.Dst + Begin, J.Src + Begin, End - Begin);
-    else
-      std::memcpy(J.Dst + Begin, J.Src + Begin, End - Begin);
-  }
-}
-
 void PinnedRanges::add(const void *Start, size_t Size) {
   std::unique_lock<std::shared_mutex> Lock(Mutex);
   Ranges[reinterpret_cast<uintptr_t>(Start)] = Size;
@@ -157,10 +128,103 @@ bool PinnedRanges::contains(const void *Host, size_t Size) const {
   return Offset < It->second && Size <= It->second - Offset;
 }
 
-void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
-                        unsigned MaxThreads) {
+HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
+    : Threads(std::max(TheThreads, 1U)), SpinMicroseconds(TheSpinMicroseconds),
+      WorkerCount(Threads - 1), Words((WorkerCount + WordBits - 1) / WordBits),
+      Mailboxes(new Mailbox[WorkerCount]), Idle(new WorkerBits[Words]),
+      Awake(new WorkerBits[Words]) {}
+
+HostCopyPool::~HostCopyPool() { stop(); }
+
+unsigned HostCopyPool::fairShare(unsigned Wanted, unsigned PoolThreads, unsigned Callers) {
+  const unsigned Share = std::max(PoolThreads / std::max(Callers, 1U), 1U);
+  return std::min(Wanted, Share) - 1;
+}
+
+void HostCopyPool::runPieces(Job &J) {
+  for (;;) {
+    const size_t I = J.Next.fetch_add(1, std::memory_order_relaxed);
+    if (I >= J.Pieces)
+      return;
+    // Piece boundaries on destination lines, so that no line is shared by two threads.
+    const auto Base = reinterpret_cast<uintptr_t>(J.Dst);
+    auto Boundary = [&](size_t K) {
+      if (K == 0)
+        return size_t{0};
+      const size_t Raw = K * J.Piece;
+      const size_t Aligned = ((Base + Raw + Line - 1) & ~uintptr_t(Line - 1)) - Base;
+      return std::min(Aligned, J.Count);
+    };
+    const size_t Begin = Boundary(I);
+    const size_t End = I + 1 == J.Pieces ? J.Count : Boundary(I + 1);
+    if (End <= Begin)
+      continue;
+    if (J.NonTemporal)
+      copyNonTemporal(J.Dst + Begin, J.Src + Begin, End - Begin);
+    else
+      std::memcpy(J.Dst + Begin, J.Src + Begin, End - Begin);
+  }
+}
+
+unsigned HostCopyPool::claim(unsigned Wanted, unsigned *Chosen) {
+  unsigned Got = 0;
+  // Workers still spinning take a job at once; a sleeping one costs a wake-up.
+  for (const bool AwakeOnly : {true, false})
+    for (unsigned W = 0; W < Words && Got < Wanted; ++W) {
+      std::atomic<uint64_t> &Set = Idle[W].Bits;
+      uint64_t Free = Set.load(std::memory_order_relaxed);
+      while (Got < Wanted) {
+        uint64_t Candidates = Free;
+        if (AwakeOnly)
+          Candidates &= Awake[W].Bits.load(std::memory_order_relaxed);
+        if (Candidates == 0)
+          break;
+        // The lowest first: the same few workers stay warm while the others sleep.
+        uint64_t Take = 0;
+        for (unsigned N = Got; N < Wanted && Candidates != 0; ++N) {
+          const uint64_t Lowest = Candidates & (~Candidates + 1);
+          Take |= Lowest;
+          Candidates ^= Lowest;
+        }
+        if (!Set.compare_exchange_weak(Free, Free & ~Take, std::memory_order_acquire,
+                                       std::memory_order_relaxed))
+          continue; // Free holds the set as it is now
+        Free &= ~Take;
+        for (; Take != 0; Take &= Take - 1)
+          Chosen[Got++] = W * WordBits + static_cast<unsigned>(__builtin_ctzll(Take));
+      }
+    }
+  return Got;
+}
+
+void HostCopyPool::release(unsigned Worker) {
+  Idle[Worker / WordBits].Bits.fetch_or(uint64_t{1} << (Worker % WordBits),
+                                        std::memory_order_release);
+}
+
+void HostCopyPool::post(const unsigned *Chosen, unsigned Helpers, Job &J) {
+  // Every mailbox first: the workers that spin start at once.
+  for (unsigned I = 0; I < Helpers; ++I)
+    Mailboxes[Chosen[I]].Mail.store(&J, std::memory_order_seq_cst);
+  // Then the sleepers, each a system call of the caller's. With the worker's store to
+  // Sleeping and its look at Mail under its mutex (both sequentially consistent): either
+  // it sees the job before it waits, or this sees it asleep and wakes it. None once
+  // every piece is claimed: the owner takes the job back from those still asleep.
+  for (unsigned I = 0; I < Helpers; ++I) {
+    if (J.Next.load(std::memory_order_relaxed) >= J.Pieces)
+      return;
+    Mailbox &Box = Mailboxes[Chosen[I]];
+    if (Box.Sleeping.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> Lock(Box.Mutex);
+      Box.Wake.notify_one();
+    }
+  }
+}
+
+unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
+                            bool NonTemporal, unsigned MaxThreads) {
   if (Count == 0)
-    return;
+    return 0;
   MinPiece = std::max(MinPiece, Line);
   const unsigned Most = MaxThreads != 0 ? std::min(MaxThreads, Threads) : Threads;
   const size_t Wanted = std::min<size_t>(Most, std::max<size_t>(1, Count / MinPiece));
@@ -169,7 +233,7 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
       copyNonTemporal(Dst, Src, Count);
     else
       std::memcpy(Dst, Src, Count);
-    return;
+    return 0;
   }
   Job J;
   J.Dst = static_cast<char *>(Dst);
@@ -183,53 +247,57 @@ void HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiec
     if (Workers.empty())
       startWorkers();
   }
-  Slot *Mine = nullptr;
-  for (Slot &S : Slots) {
-    bool Free = false;
-    if (S.Owned.compare_exchange_strong(Free, true, std::memory_order_acquire)) {
-      Mine = &S;
-      break;
+  const unsigned Present = Callers.Value.fetch_add(1, std::memory_order_relaxed) + 1;
+  const unsigned Share = fairShare(static_cast<unsigned>(Wanted), Threads, Present);
+  // The knob allows pools of up to 256 threads; a larger one lends no more per copy.
+  constexpr unsigned MostHelpers = 255;
+  unsigned Chosen[MostHelpers];
+  const unsigned Helpers = claim(std::min(Share, MostHelpers), Chosen);
+  J.Left.store(Helpers, std::memory_order_relaxed);
+  post(Chosen, Helpers, J);
+  runPieces(J);
+  if (J.Left.load(std::memory_order_acquire) != 0) {
+    // Every piece is claimed: a helper that has not picked the job up yet (asleep, or
+    // not scheduled) is not waited for; the job is taken back from its mailbox.
+    unsigned TakenBack = 0;
+    for (unsigned I = 0; I < Helpers; ++I) {
+      Job *Expected = &J;
+      if (Mailboxes[Chosen[I]].Mail.compare_exchange_strong(Expected, nullptr,
+                                                            std::memory_order_acq_rel)) {
+        ++TakenBack;
+        release(Chosen[I]);
+      }
+    }
+    if (TakenBack != 0)
+      J.Left.fetch_sub(TakenBack, std::memory_order_relaxed);
+    // The helpers that took the job finish the pieces they hold.
+    for (unsigned Spins = 0; J.Left.load(std::memory_order_acquire) != 0; ++Spins) {
+      if (Spins < 4096)
+        relax();
+      else
+        std::this_thread::yield();
     }
   }
-  if (Mine == nullptr) { // as many large copies at once as slots: this one goes alone
-    std::atomic<size_t> Next{0};
-    runPieces(J, Next);
-    return;
-  }
-  // No worker reads the counter before the job is posted: every earlier user is out.
-  Mine->Next.store(0, std::memory_order_relaxed);
-  Mine->Pieces.store(J.Pieces, std::memory_order_relaxed);
-  Mine->Posted.store(&J, std::memory_order_seq_cst);
-  Generation.fetch_add(1, std::memory_order_seq_cst);
-  if (const unsigned Asleep = Sleepers.load(std::memory_order_seq_cst); Asleep != 0) {
-    // Wake as many sleepers as the job has pieces for besides the caller's (a read may
-    // take 15 threads, a write 8 of the same pool); the caller copies whatever no
-    // worker claims.
-    const size_t Helpers = J.Pieces - 1;
-    std::lock_guard<std::mutex> Lock(Mutex);
-    if (Helpers >= Asleep) {
-      Wake.notify_all();
-    } else {
-      for (size_t I = 0; I < Helpers; ++I)
-        Wake.notify_one();
-    }
-  }
-  runPieces(J, Mine->Next);
-  // No worker enters the job from now on; wait for those inside to finish their pieces.
-  Mine->Posted.store(nullptr, std::memory_order_seq_cst);
-  for (unsigned Spins = 0; Mine->Users.load(std::memory_order_seq_cst) != 0; ++Spins) {
-    if (Spins < 4096)
-      relax();
-    else
-      std::this_thread::yield();
-  }
-  Mine->Owned.store(false, std::memory_order_release);
+  Callers.Value.fetch_sub(1, std::memory_order_relaxed);
+  return Helpers;
 }
 
 void HostCopyPool::startWorkers() {
   Stopping.store(false, std::memory_order_seq_cst);
-  for (unsigned I = 1; I < Threads; ++I)
-    Workers.emplace_back([this] { work(); });
+  // Every worker idle and awake from the start: one handed a job before its thread runs
+  // finds the job in its mailbox when it does.
+  for (unsigned W = 0; W < Words; ++W) {
+    const unsigned InWord = std::min(WorkerCount - W * WordBits, WordBits);
+    const uint64_t All = InWord == WordBits ? ~uint64_t{0} : (uint64_t{1} << InWord) - 1;
+    Awake[W].Bits.store(All, std::memory_order_relaxed);
+    Idle[W].Bits.store(All, std::memory_order_release);
+  }
+  for (unsigned I = 0; I < WorkerCount; ++I) {
+    Mailboxes[I].Mail.store(nullptr, std::memory_order_relaxed);
+    Mailboxes[I].Sleeping.store(false, std::memory_order_relaxed);
+  }
+  for (unsigned I = 0; I < WorkerCount; ++I)
+    Workers.emplace_back([this, I] { work(I); });
   Started.store(true, std::memory_order_release);
 }
 
@@ -238,8 +306,10 @@ void HostCopyPool::stop() {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Stopping.store(true, std::memory_order_seq_cst);
-    Generation.fetch_add(1, std::memory_order_seq_cst);
-    Wake.notify_all();
+    for (unsigned I = 0; I < static_cast<unsigned>(Workers.size()); ++I) {
+      std::lock_guard<std::mutex> Sleep(Mailboxes[I].Mutex);
+      Mailboxes[I].Wake.notify_one();
+    }
     Joining.swap(Workers);
     Started.store(false, std::memory_order_release);
   }
@@ -252,51 +322,51 @@ unsigned HostCopyPool::runningWorkers() {
   return static_cast<unsigned>(Workers.size());
 }
 
-void HostCopyPool::work() {
+void HostCopyPool::work(unsigned Index) {
   using Clock = std::chrono::steady_clock;
+  Mailbox &Box = Mailboxes[Index];
+  std::atomic<uint64_t> &AwakeWord = Awake[Index / WordBits].Bits;
+  const uint64_t Bit = uint64_t{1} << (Index % WordBits);
   for (;;) {
-    // Read before looking at the slots: a job posted after the look changes it.
-    const uint64_t Seen = Generation.load(std::memory_order_seq_cst);
-    bool Worked = false;
-    for (Slot &S : Slots) {
-      // Reads only: a slot with no job, or a job whose pieces are all claimed (its owner
-      // finishing the last ones), is passed without a write to its lines.
-      if (S.Posted.load(std::memory_order_relaxed) == nullptr || exhausted(S))
-        continue;
-      S.Users.fetch_add(1, std::memory_order_seq_cst);
-      const Job *J = S.Posted.load(std::memory_order_seq_cst);
-      if (J != nullptr && !exhausted(S)) {
-        runPieces(*J, S.Next);
-        Worked = true;
+    if (Box.Mail.load(std::memory_order_acquire) != nullptr) {
+      // Taken, unless the owner took it back first (it had copied every piece).
+      if (Job *J = Box.Mail.exchange(nullptr, std::memory_order_acq_rel); J != nullptr) {
+        runPieces(*J);
+        // Idle again before the owner returns (its next copy finds every helper free);
+        // a job posted now waits in the mailbox until this one is left.
+        release(Index);
+        // The last touch of the job: its owner may return once every helper is out.
+        J->Left.fetch_sub(1, std::memory_order_release);
       }
-      // The last touch of the job: its owner may return once every user is out.
-      S.Users.fetch_sub(1, std::memory_order_seq_cst);
-    }
-    if (Worked)
       continue;
-    if (Stopping.load(std::memory_order_seq_cst))
+    }
+    if (Stopping.load(std::memory_order_acquire))
       return;
-    // Nothing to do: spin a little for the next job, then sleep.
+    // Nothing to do: spin on the mailbox a little for the next job, then sleep.
     const Clock::time_point Deadline = Clock::now() + std::chrono::microseconds(SpinMicroseconds);
     bool Posted = false;
     for (unsigned Spins = 0;; ++Spins) {
-      if (Generation.load(std::memory_order_acquire) != Seen) {
+      if (Box.Mail.load(std::memory_order_acquire) != nullptr) {
         Posted = true;
         break;
       }
-      if (Spins % 64 == 0 && Clock::now() >= Deadline)
+      if (Spins % 64 == 0 && (Clock::now() >= Deadline || Stopping.load(std::memory_order_relaxed)))
         break;
       relax();
     }
     if (Posted)
       continue;
-    std::unique_lock<std::mutex> Lock(Mutex);
-    Sleepers.fetch_add(1, std::memory_order_seq_cst);
-    Wake.wait(Lock, [&] {
-      return Stopping.load(std::memory_order_seq_cst) ||
-             Generation.load(std::memory_order_seq_cst) != Seen;
-    });
-    Sleepers.fetch_sub(1, std::memory_order_seq_cst);
+    AwakeWord.fetch_and(~Bit, std::memory_order_relaxed);
+    {
+      std::unique_lock<std::mutex> Lock(Box.Mutex);
+      Box.Sleeping.store(true, std::memory_order_seq_cst);
+      Box.Wake.wait(Lock, [&] {
+        return Box.Mail.load(std::memory_order_seq_cst) != nullptr ||
+               Stopping.load(std::memory_order_seq_cst);
+      });
+      Box.Sleeping.store(false, std::memory_order_relaxed);
+    }
+    AwakeWord.fetch_or(Bit, std::memory_order_relaxed);
   }
 }
 

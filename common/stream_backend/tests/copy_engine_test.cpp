@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -123,6 +125,111 @@ TEST(HostCopyPool, DestroyedWhileWorkersSpinOrSleep) {
     std::vector<char> Source(1 << 18, 'y'), Target(1 << 18);
     Pool->copy(Target.data(), Source.data(), Target.size(), 4096, true);
     Pool.reset(); // joins, whatever the workers are doing
+  }
+}
+
+TEST(HostCopyPool, FairShare) {
+  // Alone: what the copy wants, the pool permitting.
+  EXPECT_EQ(HostCopyPool::fairShare(15, 63, 1), 14U);
+  EXPECT_EQ(HostCopyPool::fairShare(8, 63, 1), 7U);
+  EXPECT_EQ(HostCopyPool::fairShare(15, 8, 1), 7U);
+  // Four callers of a 63-thread pool: 15 threads each, their own included.
+  EXPECT_EQ(HostCopyPool::fairShare(15, 63, 4), 14U);
+  EXPECT_EQ(HostCopyPool::fairShare(15, 63, 8), 6U);
+  // More callers than threads: each copies alone.
+  EXPECT_EQ(HostCopyPool::fairShare(15, 15, 16), 0U);
+  EXPECT_EQ(HostCopyPool::fairShare(15, 15, 0), 14U);
+  EXPECT_EQ(HostCopyPool::fairShare(1, 63, 1), 0U);
+}
+
+TEST(HostCopyPool, HandsTheJobToIdleWorkersUpToItsShare) {
+  HostCopyPool Pool(13, 1000); // 12 workers
+  const std::vector<unsigned char> Source = pattern(1 << 20, 7);
+  std::vector<unsigned char> Target(Source.size());
+  // Alone: as many helpers as the copy wants (MaxThreads 8: 7), or the pool has.
+  EXPECT_EQ(Pool.copy(Target.data(), Source.data(), Source.size(), 4096, true, 8), 7U);
+  EXPECT_EQ(Target, Source);
+  EXPECT_EQ(Pool.copy(Target.data(), Source.data(), Source.size(), 4096, false), 12U);
+  EXPECT_EQ(Target, Source);
+  EXPECT_EQ(Pool.callers(), 0U);
+  // Beside a long copy (1 helper of 12), a second caller takes half the pool's 13
+  // threads, its own place included: 5 helpers.
+  const std::vector<unsigned char> LongSource(size_t{64} << 20, 0x5A);
+  std::vector<unsigned char> LongTarget(LongSource.size());
+  for (int Attempt = 0;; ++Attempt) {
+    ASSERT_LT(Attempt, 20) << "the long copy never overlapped the short one";
+    std::atomic<bool> LongDone{false};
+    std::thread Long([&] {
+      Pool.copy(LongTarget.data(), LongSource.data(), LongSource.size(), 4096, false, 2);
+      LongDone = true;
+    });
+    while (Pool.callers() == 0 && !LongDone)
+      std::this_thread::yield();
+    std::fill(Target.begin(), Target.end(), 0);
+    const bool Before = !LongDone;
+    const unsigned Helpers = Pool.copy(Target.data(), Source.data(), Source.size(), 4096, true);
+    const bool Overlapped = Before && !LongDone;
+    Long.join();
+    EXPECT_EQ(Target, Source);
+    EXPECT_EQ(LongTarget, LongSource);
+    if (!Overlapped)
+      continue;
+    EXPECT_EQ(Helpers, 5U);
+    break;
+  }
+}
+
+TEST(HostCopyPool, ManyCallersOfALargePoolTakeTheirShare) {
+  // More threads than this host has cores, six callers at once.
+  constexpr unsigned PoolThreads = 40;
+  constexpr unsigned CallerCount = 6;
+  HostCopyPool Pool(PoolThreads, 50);
+  std::vector<std::thread> Callers;
+  std::atomic<int> Wrong{0};
+  std::atomic<unsigned> MostHelpers{0};
+  std::atomic<unsigned> Handed{0};
+  for (unsigned T = 0; T < CallerCount; ++T)
+    Callers.emplace_back([&, T] {
+      const std::vector<unsigned char> Source = pattern((1 << 20) + T * 4099, T + 100);
+      std::vector<unsigned char> Target(Source.size());
+      for (int Round = 0; Round < 40; ++Round) {
+        std::fill(Target.begin(), Target.end(), 0);
+        // Reads take up to 15 threads, writes 8, as the engine asks.
+        const bool Read = (Round + T) % 2 == 0;
+        const unsigned Helpers = Pool.copy(Target.data() + T % 3, Source.data(), Source.size() - 3,
+                                           16384, !Read, Read ? 15 : 8);
+        if (std::memcmp(Target.data() + T % 3, Source.data(), Source.size() - 3) != 0)
+          ++Wrong;
+        Handed += Helpers;
+        unsigned Seen = MostHelpers.load();
+        while (Helpers > Seen && !MostHelpers.compare_exchange_weak(Seen, Helpers)) {
+        }
+      }
+    });
+  for (std::thread &T : Callers)
+    T.join();
+  EXPECT_EQ(Wrong.load(), 0);
+  EXPECT_LE(MostHelpers.load(), 14U); // never more than a read asks for
+  EXPECT_GT(Handed.load(), 0U);
+  EXPECT_EQ(Pool.callers(), 0U);
+  EXPECT_EQ(Pool.runningWorkers(), PoolThreads - 1);
+}
+
+TEST(HostCopyPool, HeavyUseThenDestruction) {
+  for (unsigned Spin : {0U, 200U}) {
+    auto Pool = std::make_unique<HostCopyPool>(24, Spin);
+    std::vector<std::thread> Callers;
+    for (unsigned T = 0; T < 4; ++T)
+      Callers.emplace_back([&, T] {
+        std::vector<char> Source(300000 + T * 64, static_cast<char>('a' + T)),
+            Target(Source.size());
+        for (int Round = 0; Round < 25; ++Round)
+          Pool->copy(Target.data(), Source.data(), Source.size(), 4096, Round % 2 == 0);
+        EXPECT_EQ(Target, Source);
+      });
+    for (std::thread &T : Callers)
+      T.join();
+    Pool.reset(); // at once, some workers still holding the last jobs' ends
   }
 }
 
@@ -456,13 +563,19 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   EXPECT_GE(Defaults.ReadThreads, 1U);
   EXPECT_LE(Defaults.ReadThreads, 15U);
   EXPECT_EQ(Set.ReadThreads, 5U);
-  EXPECT_EQ(Set.poolThreads(), 5U); // the larger of 3 and 5
+  // The pool: the cores but one, at most 64, never fewer than one copy uses.
+  EXPECT_GE(Defaults.PoolThreads, 1U);
+  EXPECT_LE(Defaults.PoolThreads, 64U);
+  EXPECT_GE(Defaults.poolThreads(), std::max(Defaults.Threads, Defaults.ReadThreads));
+  EXPECT_EQ(Set.poolThreads(), std::max(Defaults.PoolThreads, 5U)); // 5: the larger of 3 and 5
   setenv("DGLINK_COPY_POOL_THREADS", "12", 1);
   EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 12U);
   setenv("DGLINK_COPY_POOL_THREADS", "2", 1); // fewer than one read may use: the read's
   EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 5U);
-  setenv("DGLINK_COPY_POOL_THREADS", "999", 1); // out of range: the default (0)
-  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().PoolThreads, 0U);
+  setenv("DGLINK_COPY_POOL_THREADS", "0", 1); // the old size: what one copy uses
+  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 5U);
+  setenv("DGLINK_COPY_POOL_THREADS", "999", 1); // out of range: the default
+  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().PoolThreads, Defaults.PoolThreads);
   EXPECT_FALSE(Set.StagedNonBlockingReads);
   for (const char *Knob :
        {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",

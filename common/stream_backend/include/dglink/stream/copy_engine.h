@@ -82,11 +82,14 @@ struct CopyTuning {
                                                 // staging); the question cost up to about
                                                 // 2 us for pageable memory on the H100 host
 
-  // The threads the pool needs: the most either kind of copy uses.
+  // The pool's threads: never fewer than the most either kind of copy uses.
   unsigned PoolThreads = 0; // DGLINK_COPY_POOL_THREADS: the pool's threads, the callers'
-                            // places included (0: as many as one copy may use, the larger
-                            // of Threads and ReadThreads); more let copies to several
-                            // devices at once each have their share
+                            // places included; default (from the environment) the usable
+                            // cores but one, at most 64, so that copies to several devices
+                            // at once each have their fair share (a caller hands its job
+                            // to idle workers it picks, so idle ones cost nothing); 0 here:
+                            // as many as one copy may use, the larger of Threads and
+                            // ReadThreads
   unsigned poolThreads() const {
     const unsigned PerCopy = Threads > ReadThreads ? Threads : ReadThreads;
     return PoolThreads > PerCopy ? PoolThreads : PerCopy;

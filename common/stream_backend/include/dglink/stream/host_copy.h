@@ -1,9 +1,10 @@
 // Host-side copies for the copy engine: a copy with non-temporal (streaming) stores,
 // which leaves clean memory behind for the DMA engine to read, and a bounded pool of
 // the adapter's own threads that splits one large copy among several cores. The
-// threads start on the first copy that needs them, spin briefly after each job (so
-// that back-to-back copies do not pay a wake-up), then sleep; stop() joins them. A job
-// reaches the workers without a lock.
+// threads start on the first copy that needs them, spin briefly on their own mailbox
+// after each job (so that back-to-back copies do not pay a wake-up), then sleep;
+// stop() joins them. A caller picks idle workers itself and posts its job to them
+// alone, without a lock: workers not picked never see the job.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
@@ -45,9 +47,9 @@ private:
 
 class HostCopyPool {
 public:
-  // Threads: how many threads one copy may use, the caller's included (1: the caller
-  // alone, no worker is ever started). SpinMicroseconds: how long an idle worker
-  // spins for the next job before it sleeps.
+  // Threads: the pool's threads, the callers' places included (Threads - 1 workers; 1:
+  // the caller alone, no worker is ever started). SpinMicroseconds: how long an idle
+  // worker spins on its mailbox after a job before it sleeps.
   HostCopyPool(unsigned Threads, unsigned SpinMicroseconds);
   ~HostCopyPool();
   HostCopyPool(const HostCopyPool &) = delete;
@@ -56,11 +58,13 @@ public:
   // Copies Count bytes from Src to Dst in pieces of at least MinPiece bytes, with up to
   // threads() threads (MaxThreads, if not 0 and fewer), the caller one of them; with
   // streaming stores when NonTemporal. Returns when every byte is copied (and, when
-  // NonTemporal, in memory). Safe to call from many threads at once: each caller works
-  // on its own copy and shares the workers. A copy that fits one piece never touches
-  // the workers.
-  void copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
-            unsigned MaxThreads = 0);
+  // NonTemporal, in memory). Safe to call from many threads at once: each caller takes
+  // idle workers for its own copy, at most its fair share of the pool (fairShare) and
+  // only workers idle at that moment; with none idle it copies alone. A copy that fits
+  // one piece never touches the workers. Returns how many workers the job was handed to
+  // (0: the caller copied alone).
+  unsigned copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
+                unsigned MaxThreads = 0);
 
   // Joins the workers (after the jobs they hold); the next large copy starts them
   // again. Callers must not be inside copy() on other threads.
@@ -69,46 +73,67 @@ public:
   unsigned threads() const { return Threads; }
   // How many workers run now (0 until the first copy that needs them).
   unsigned runningWorkers();
+  // How many callers are inside copy() with a job for the workers now.
+  unsigned callers() const { return Callers.Value.load(std::memory_order_relaxed); }
+
+  // The most workers a caller may take for a copy that wants Wanted threads (its own
+  // included) while Callers callers (itself included) use a pool of PoolThreads
+  // threads: an equal share of the pool, the caller's own place counted, at least none.
+  static unsigned fairShare(unsigned Wanted, unsigned PoolThreads, unsigned Callers);
 
 private:
-  struct Job {
+  // One copy handed to workers; on its owner's stack. The owner's fields are written
+  // before the job is posted and only read after; the pieces are claimed from Next and
+  // every worker handed the job counts itself out of Left as its last touch of it.
+  struct alignas(64) Job {
     char *Dst = nullptr;
     const char *Src = nullptr;
     size_t Count = 0;
     size_t Piece = 0;  // bytes per piece, the last one shorter
     size_t Pieces = 0; // how many
     bool NonTemporal = false;
+    alignas(64) std::atomic<size_t> Next{0};   // the next piece to claim
+    alignas(64) std::atomic<unsigned> Left{0}; // workers handed the job, not yet out
   };
-  // Where a caller posts its job for the workers, without a lock: a worker counts itself
-  // in Users before it reads Posted, and the owner clears Posted, then waits until Users
-  // is 0 before its job (on its stack) goes away and the slot is free again. The job's
-  // pieces are claimed from the slot's Next, on a line of its own: an idle worker reads
-  // Next and Pieces and passes a job with nothing left to claim without writing to any
-  // line the job's threads use (Users is written only by workers that will copy).
-  struct alignas(64) Slot {
-    std::atomic<bool> Owned{false};
-    std::atomic<Job *> Posted{nullptr};
-    std::atomic<unsigned> Users{0};
-    std::atomic<size_t> Pieces{0};           // the posted job's, set before it is posted
-    alignas(64) std::atomic<size_t> Next{0}; // the next piece to claim
+  // A worker's own lines: the job posted to it (it spins on nothing else), and what it
+  // sleeps on. Mail is written only by the worker (taking the job out) and by the caller
+  // that took the worker out of the idle set (the job, or null to take back a job the
+  // worker has not picked up).
+  struct alignas(64) Mailbox {
+    std::atomic<Job *> Mail{nullptr};
+    std::atomic<bool> Sleeping{false};
+    alignas(64) std::mutex Mutex;
+    std::condition_variable Wake;
   };
-  static constexpr unsigned SlotCount = 8; // concurrent large copies the workers share
-  static void runPieces(const Job &J, std::atomic<size_t> &Next);
-  static bool exhausted(const Slot &S) {
-    return S.Next.load(std::memory_order_relaxed) >= S.Pieces.load(std::memory_order_relaxed);
-  }
+  // A set of up to 64 workers as bits, on a line of its own.
+  struct alignas(64) WorkerBits {
+    std::atomic<uint64_t> Bits{0};
+  };
+  struct alignas(64) Counter {
+    std::atomic<unsigned> Value{0};
+  };
+  static constexpr unsigned WordBits = 64;
+  static void runPieces(Job &J);
+  // Takes up to Wanted idle workers out of the idle set (awake ones first); their
+  // indexes go to Chosen; returns how many.
+  unsigned claim(unsigned Wanted, unsigned *Chosen);
+  void release(unsigned Worker); // back into the idle set
+  // Hands J to the Helpers workers in Chosen, waking those asleep.
+  void post(const unsigned *Chosen, unsigned Helpers, Job &J);
   void startWorkers(); // with Mutex held
-  void work();
+  void work(unsigned Index);
 
   const unsigned Threads;
   const unsigned SpinMicroseconds;
-  Slot Slots[SlotCount];
+  const unsigned WorkerCount; // Threads - 1
+  const unsigned Words;       // of the bit sets
+  std::unique_ptr<Mailbox[]> Mailboxes;
+  std::unique_ptr<WorkerBits[]> Idle;  // workers free to be handed a job
+  std::unique_ptr<WorkerBits[]> Awake; // workers not asleep (a hint: spinning ones first)
+  Counter Callers;                     // callers with a job for the workers now
   std::atomic<bool> Started{false};
-  std::atomic<uint64_t> Generation{0}; // bumped when a job is posted or at stop
-  std::atomic<unsigned> Sleepers{0};   // workers waiting on Wake
   std::atomic<bool> Stopping{false};
-  std::mutex Mutex; // Workers, and the sleepers' Wake
-  std::condition_variable Wake;
+  std::mutex Mutex; // Workers
   std::vector<std::thread> Workers;
 };
 
