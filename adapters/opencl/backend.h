@@ -349,6 +349,11 @@ public:
                                core::Sampler &Value) override;
   pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Kernel, Out); }
+  // A kernel the driver holds as PTX (NVIDIA's OpenCL: a PTX image, or SPIR-V translated
+  // to PTX) refuses a non-zero offset: its work-item ids come from PTX's special
+  // registers, which do not include the launch's offset.
+  pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
+                              const size_t *Offset) const override;
 
   // Arguments past NumArgs do not exist for the caller where the storage is dglink's.
   pi_result checkIndex(const char *Function, pi_uint32 Index) const;

@@ -57,6 +57,18 @@ ClKernel::~ClKernel() {
     clReleaseKernel(Kernel);
 }
 
+pi_result ClKernel::checkGlobalOffset(const char *Function, pi_uint32, const size_t *) const {
+  if (Program.DriverFormat != ImageFormat::Ptx)
+    return PI_SUCCESS;
+  return fail(PI_ERROR_INVALID_VALUE,
+              "{}: kernel '{}' runs as PTX ({}), whose work-item ids come from PTX's special "
+              "registers without the launch's global offset: the OpenCL adapter launches it "
+              "with global offset 0 only",
+              Function, clip(Name),
+              Program.Format == ImageFormat::SpirV ? "SPIR-V translated for a device without IL"
+                                                   : "a PTX image");
+}
+
 pi_result ClKernel::checkIndex(const char *Function, pi_uint32 Index) const {
   if (TakesStorage && Index >= NumArgs)
     return fail(PI_ERROR_INVALID_ARG_INDEX, "{}: kernel '{}' has {} arguments; ArgIndex {}",

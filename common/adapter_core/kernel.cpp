@@ -9,8 +9,12 @@ using namespace dglink::core;
 
 namespace dglink::core {
 
+pi_result KernelImpl::checkGlobalOffset(const char *, pi_uint32, const size_t *) const {
+  return PI_SUCCESS;
+}
+
 // The launch's shape checked against the device and the kernel: dimensions, global
-// sizes, offsets (where the backend takes none), local sizes (given, or the kernel's
+// sizes, offsets (where the backend or the kernel takes none), local sizes (given, or the kernel's
 // required size) that divide the global ones within the device's work-item sizes and
 // the kernel's group size.
 pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_kernel &Kernel,
@@ -38,6 +42,8 @@ pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_
                           Function, GlobalWorkOffset[D], D, adapterLabel());
     Shape.Offset[D] = GlobalWorkOffset[D];
   }
+  if (std::any_of(Shape.Offset, Shape.Offset + WorkDim, [](size_t O) { return O != 0; }))
+    DGLINK_TRY(Kernel.Impl->checkGlobalOffset(Function, WorkDim, Shape.Offset));
   // A kernel with UR's "<kernel>@reqd_work_group_size" metadata runs with that size: a
   // launch without a local size gets it, a launch with another is refused (as UR's CUDA
   // and HIP adapters refuse it); 0 in a dimension requires nothing there.

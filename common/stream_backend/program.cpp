@@ -11,13 +11,30 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <set>
+#include <string>
 
 namespace dglink::stream {
 namespace {
 
 std::vector<char> bytesOf(const _pi_program &Program) {
   return std::vector<char>(Program.Binary.begin(), Program.Binary.end());
+}
+
+// The kernel names of a module less DPC++'s offset entry points ("<kernel>_with_offset"
+// beside "<kernel>"), which are forms of a kernel, not kernels of their own.
+std::vector<std::string> withoutOffsetEntries(std::vector<std::string> Names) {
+  const std::set<std::string> All(Names.begin(), Names.end());
+  const std::string Suffix = OffsetEntrySuffix;
+  const auto isOffsetEntry = [&](const std::string &Name) {
+    return Name.size() > Suffix.size() &&
+           Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) == 0 &&
+           All.count(Name.substr(0, Name.size() - Suffix.size())) != 0;
+  };
+  Names.erase(std::remove_if(Names.begin(), Names.end(), isOffsetEntry), Names.end());
+  return Names;
 }
 
 // Refuses what the driver cannot run, naming the format and the device.
@@ -88,7 +105,7 @@ pi_result loadOnEach(const StreamContext &Context, const std::vector<_pi_device 
 pi_result nameKernels(_pi_program &Program, const DeviceModule &First) {
   if (Program.KernelNames.empty()) {
     DGLINK_TRY(driver().makeCurrent(First.Ordinal));
-    Program.KernelNames = driver().kernelNames(First.Loaded);
+    Program.KernelNames = withoutOffsetEntries(driver().kernelNames(First.Loaded));
   }
   return PI_SUCCESS;
 }
@@ -125,7 +142,7 @@ pi_result StreamContext::createProgram(const char *Function, const core::Program
     Program.Target = D.target();
   if (Kind == CodeKind::Ptx && Program.Binary.back() != '\0')
     Program.Binary.push_back('\0'); // the driver reads PTX as a C string
-  Program.KernelNames = D.codeKernelNames(Kind, bytesOf(Program));
+  Program.KernelNames = withoutOffsetEntries(D.codeKernelNames(Kind, bytesOf(Program)));
   Program.Impl = std::make_unique<StreamProgram>(*this, Kind);
   return PI_SUCCESS;
 }
@@ -251,6 +268,11 @@ pi_result StreamProgram::createKernel(_pi_program &Program, const char *Name,
     DGLINK_TRY(D.function(Made.Loaded, Name, Function.Handle, Found));
     if (!Found)
       return core::unknownKernel(Name, Program);
+    const std::string OffsetEntry = std::string(Name) + OffsetEntrySuffix;
+    bool HasOffsetEntry = false;
+    DGLINK_TRY(D.function(Made.Loaded, OffsetEntry.c_str(), Function.WithOffset, HasOffsetEntry));
+    if (!HasOffsetEntry)
+      Function.WithOffset = nullptr;
     // The kernel's limit is the smallest of its devices'.
     if (const int Limit = D.maxThreadsPerBlock(Function.Handle);
         Limit > 0 && (MaxThreads == 0 || Limit < MaxThreads))
@@ -273,6 +295,35 @@ FunctionHandle StreamKernel::functionOf(int Ordinal) const {
     if (Function.Ordinal == Ordinal)
       return Function.Handle;
   return nullptr;
+}
+
+FunctionHandle StreamKernel::functionFor(int Ordinal, const core::LaunchShape &Shape) const {
+  const bool Offset = std::any_of(Shape.Offset, Shape.Offset + 3, [](size_t O) { return O != 0; });
+  for (const DeviceFunction &Function : Functions)
+    if (Function.Ordinal == Ordinal)
+      return Offset ? Function.WithOffset : Function.Handle;
+  return nullptr;
+}
+
+pi_result StreamKernel::checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
+                                          const size_t *Offset) const {
+  for (pi_uint32 D = 0; D < Dimensions; ++D)
+    if (Offset[D] > std::numeric_limits<uint32_t>::max())
+      return fail(PI_ERROR_INVALID_GLOBAL_OFFSET,
+                  "{}: global offset {} in dimension {}: kernel '{}' takes 32-bit offsets (its "
+                  "'{}{}' entry point's last parameter)",
+                  Function, Offset[D], D, clip(Name), clip(Name), OffsetEntrySuffix);
+  // UR's CUDA and HIP adapters launch such a kernel with offset 0, silently: its results
+  // would be those of offset 0 wherever the code reads the global id.
+  for (const DeviceFunction &Entry : Functions)
+    if (Entry.WithOffset == nullptr)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: kernel '{}' has no '{}{}' entry point (the form DPC++ gives the {} code of "
+                  "a kernel that reads the global offset), so the {} adapter launches it with "
+                  "global offset 0 only",
+                  Function, clip(Name), clip(Name), OffsetEntrySuffix, driver().target(),
+                  streamBackend().label());
+  return PI_SUCCESS;
 }
 
 pi_uint32 StreamKernel::numArguments() const {
@@ -341,7 +392,7 @@ pi_result StreamKernel::setBufferArgument(const char *Function, pi_uint32 Index,
   return setArgument(Function, Index, sizeof(Pointer), &Pointer);
 }
 
-pi_result StreamKernel::collect(LaunchArguments &Out) {
+pi_result StreamKernel::collect(const core::LaunchShape &Shape, LaunchArguments &Out) {
   const size_t Count = numArguments();
   std::vector<size_t> LocalSizes(Count, 0);
   bool AnyLocal = false;
@@ -369,6 +420,12 @@ pi_result StreamKernel::collect(LaunchArguments &Out) {
   for (size_t I = 0; I < Count; ++I)
     Out.Params[I] = LocalSizes[I] != 0 ? static_cast<void *>(&Out.LocalOffsets[I])
                                        : static_cast<void *>(Arguments[I].Storage.data());
+  if (std::any_of(Shape.Offset, Shape.Offset + 3, [](size_t O) { return O != 0; })) {
+    // checkGlobalOffset kept each within 32 bits.
+    for (int D = 0; D < 3; ++D)
+      Out.GlobalOffset[D] = static_cast<uint32_t>(Shape.Offset[D]);
+    Out.Params.push_back(Out.GlobalOffset);
+  }
   return PI_SUCCESS;
 }
 

@@ -295,16 +295,22 @@ pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSiz
 pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                               const core::Enqueue &Request) {
   auto &Impl = static_cast<StreamKernel &>(*Kernel.Impl);
-  const FunctionHandle Function = Impl.functionOf(On.Ordinal);
-  if (Function == nullptr)
+  if (Impl.functionOf(On.Ordinal) == nullptr)
     return fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
                 "piEnqueueKernelLaunch: kernel '{}' has no code for device '{}' of the queue",
                 Impl.Name, Queue.Device->Description.Name);
+  // A non-zero offset runs the kernel's offset entry point (the core checked it has one).
+  const FunctionHandle Function = Impl.functionFor(On.Ordinal, Shape);
+  if (Function == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "piEnqueueKernelLaunch: kernel '{}' has no '{}{}' entry point on device '{}' "
+                "for a global offset",
+                Impl.Name, Impl.Name, OffsetEntrySuffix, Queue.Device->Description.Name);
   unsigned Block[3];
   unsigned Grid[3];
   DGLINK_TRY(grid(Shape, Impl, streamDevice(*Queue.Device).Info, Block, Grid));
   LaunchArguments Arguments;
-  DGLINK_TRY(Impl.collect(Arguments));
+  DGLINK_TRY(Impl.collect(Shape, Arguments));
   if (Arguments.DynamicSharedBytes != 0) {
     // Before anything is enqueued: a launch past the limit leaves the queue as it was.
     DGLINK_TRY(driver().makeCurrent(On.Ordinal));

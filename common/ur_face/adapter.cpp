@@ -498,7 +498,8 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
     return Answer.boolean(true);
   case UR_DEVICE_INFO_COMMAND_BUFFER_UPDATE_CAPABILITIES_EXP: {
     // The core updates a kernel launch's arguments, sizes and kernel, and a command's
-    // events; a global offset only where the backend launches with one.
+    // events; a global offset where the backend launches with one (OpenCL; CUDA and HIP
+    // for kernels with DPC++'s "<kernel>_with_offset" entry point).
     ur_device_command_buffer_update_capability_flags_t Flags =
         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_KERNEL_ARGUMENTS |
         UR_DEVICE_COMMAND_BUFFER_UPDATE_CAPABILITY_FLAG_LOCAL_WORK_SIZE |

@@ -181,6 +181,17 @@ llvm::Expected<std::unique_ptr<llvm::Module>> loadInput(const std::string &Path,
   return M;
 }
 
+// What DPC++ gives its CUDA and HIP device code: "<kernel>_with_offset" entry points of
+// the kernels that read the global offset (device.h's helpers call the marker), always;
+// local-memory arguments as offsets where asked.
+llvm::Error streamForm(llvm::Module &M, const CompileOptions &Options) {
+  if (llvm::Expected<unsigned> Entries = addGlobalOffsetEntries(M); !Entries)
+    return Entries.takeError();
+  if (Options.LocalArgumentOffsets)
+    lowerLocalArguments(M);
+  return llvm::Error::success();
+}
+
 // One image of Source (module M: the split image, or its lowered copy) for Target.
 llvm::Expected<BundleImage> emitImage(const std::string &Target, const SplitImage &Source,
                                       const llvm::Module &M, std::vector<BundlePropertySet> Sets,
@@ -207,14 +218,14 @@ llvm::Expected<BundleImage> emitImage(const std::string &Target, const SplitImag
     Out.Format = PI_DEVICE_BINARY_TYPE_SPIRV;
     Bytes = emitSpirV(*Copy);
   } else if (Target == "amdgcn") {
-    if (Options.LocalArgumentOffsets)
-      lowerLocalArguments(*Copy);
+    if (llvm::Error Failed = streamForm(*Copy, Options))
+      return makeError("image '{}': {}", Source.Name, llvm::toString(std::move(Failed)));
     Out.Target = PI_DEVICE_BINARY_TARGET_AMDGCN;
     Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
     Bytes = emitCodeObject(*Copy, Options.AmdgcnArch);
   } else {
-    if (Options.LocalArgumentOffsets)
-      lowerLocalArguments(*Copy);
+    if (llvm::Error Failed = streamForm(*Copy, Options))
+      return makeError("image '{}': {}", Source.Name, llvm::toString(std::move(Failed)));
     Out.Target = PI_DEVICE_BINARY_TARGET_NVPTX64;
     Out.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
     Bytes = emitPtx(*Copy, Options.NvptxArch);

@@ -1,6 +1,8 @@
-// dglink-local-args: LLVM IR in, the same with DPC++'s CUDA/HIP form of local-memory
-// kernel arguments out (shim::lowerLocalArguments), for device code that reaches PTX or
-// AMD code objects without the shim (the UR CTS stand-in, conformance/ur_cts).
+// dglink-local-args: LLVM IR in, the same in DPC++'s CUDA/HIP form out: the
+// "<kernel>_with_offset" entry points of kernels that read the global offset
+// (shim::addGlobalOffsetEntries), then local-memory kernel arguments as offsets
+// (shim::lowerLocalArguments); for device code that reaches PTX or AMD code objects
+// without the shim (the UR CTS stand-in, conformance/ur_cts).
 #include <dglink/compiler/post_link.h>
 
 #include <CLI/CLI.hpp>
@@ -17,8 +19,10 @@
 #include <string>
 
 int main(int Argc, char **Argv) {
-  CLI::App App{"dglink-local-args: local (address space 3) pointer parameters of NVPTX and "
-               "AMDGPU kernels -> i32 offsets into one dynamic shared-memory array"};
+  CLI::App App{"dglink-local-args: NVPTX and AMDGPU kernels in DPC++'s form: an entry point "
+               "<kernel>_with_offset for each kernel that reads the global offset "
+               "(__dglink_global_offset), and local (address space 3) pointer parameters -> "
+               "i32 offsets into one dynamic shared-memory array"};
   std::string Input;
   std::string Output;
   bool Text = false;
@@ -35,6 +39,12 @@ int main(int Argc, char **Argv) {
     llvm::raw_string_ostream Stream(Message);
     Diagnostic.print("dglink-local-args", Stream);
     std::fprintf(stderr, "%s", Stream.str().c_str());
+    return 1;
+  }
+  llvm::Expected<unsigned> Entries = dglink::shim::addGlobalOffsetEntries(*M);
+  if (!Entries) {
+    std::fprintf(stderr, "dglink-local-args: '%s': %s\n", Input.c_str(),
+                 llvm::toString(Entries.takeError()).c_str());
     return 1;
   }
   const unsigned Changed = dglink::shim::lowerLocalArguments(*M);
@@ -61,6 +71,8 @@ int main(int Argc, char **Argv) {
     std::fprintf(stderr, "dglink-local-args: cannot write '%s'\n", Output.c_str());
     return 1;
   }
-  std::fprintf(stderr, "dglink-local-args: %u kernel(s) rewritten\n", Changed);
+  std::fprintf(stderr,
+               "dglink-local-args: %u kernel(s) rewritten, %u offset entry point(s) added\n",
+               Changed, *Entries);
   return 0;
 }

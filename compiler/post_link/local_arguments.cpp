@@ -24,32 +24,6 @@ constexpr unsigned LocalAddressSpace = 3;
 // the widest load NVPTX and AMDGPU make of local memory is 16 bytes.
 constexpr uint64_t DynamicArrayAlignment = 16;
 
-// The kernels of M: NVPTX marks them in nvvm.annotations ({F, !"kernel", i32 1}) or
-// with the ptx_kernel convention, AMDGPU with amdgpu_kernel.
-std::vector<llvm::Function *> kernelsOf(llvm::Module &M) {
-  std::vector<llvm::Function *> Kernels;
-  std::set<llvm::Function *> Seen;
-  const auto add = [&](llvm::Function *F) {
-    if (F != nullptr && !F->isDeclaration() && Seen.insert(F).second)
-      Kernels.push_back(F);
-  };
-  for (llvm::Function &F : M)
-    if (F.getCallingConv() == llvm::CallingConv::PTX_Kernel ||
-        F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
-      add(&F);
-  if (llvm::NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations"))
-    for (llvm::MDNode *Node : Annotations->operands()) {
-      if (Node->getNumOperands() < 3)
-        continue;
-      auto *Kind = llvm::dyn_cast_or_null<llvm::MDString>(Node->getOperand(1).get());
-      if (Kind == nullptr || Kind->getString() != "kernel")
-        continue;
-      if (auto *Value = llvm::dyn_cast_or_null<llvm::ConstantAsMetadata>(Node->getOperand(0)))
-        add(llvm::dyn_cast<llvm::Function>(Value->getValue()->stripPointerCasts()));
-    }
-  return Kernels;
-}
-
 bool isLocalPointer(const llvm::Type *Type) {
   return Type->isPointerTy() && Type->getPointerAddressSpace() == LocalAddressSpace;
 }
@@ -110,6 +84,30 @@ llvm::Function *rewriteKernel(llvm::Module &M, llvm::Function &Kernel) {
 }
 
 } // namespace
+
+std::vector<llvm::Function *> kernelsOf(llvm::Module &M) {
+  std::vector<llvm::Function *> Kernels;
+  std::set<llvm::Function *> Seen;
+  const auto add = [&](llvm::Function *F) {
+    if (F != nullptr && !F->isDeclaration() && Seen.insert(F).second)
+      Kernels.push_back(F);
+  };
+  for (llvm::Function &F : M)
+    if (F.getCallingConv() == llvm::CallingConv::PTX_Kernel ||
+        F.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL)
+      add(&F);
+  if (llvm::NamedMDNode *Annotations = M.getNamedMetadata("nvvm.annotations"))
+    for (llvm::MDNode *Node : Annotations->operands()) {
+      if (Node->getNumOperands() < 3)
+        continue;
+      auto *Kind = llvm::dyn_cast_or_null<llvm::MDString>(Node->getOperand(1).get());
+      if (Kind == nullptr || Kind->getString() != "kernel")
+        continue;
+      if (auto *Value = llvm::dyn_cast_or_null<llvm::ConstantAsMetadata>(Node->getOperand(0)))
+        add(llvm::dyn_cast<llvm::Function>(Value->getValue()->stripPointerCasts()));
+    }
+  return Kernels;
+}
 
 unsigned lowerLocalArguments(llvm::Module &M) {
   unsigned Changed = 0;

@@ -50,6 +50,10 @@ llvm::Expected<DeviceGlobal> readDeviceGlobal(const llvm::GlobalVariable &Variab
 SplitImage extractImage(const llvm::Module &M, std::string Name,
                         const std::vector<const llvm::GlobalValue *> &Entries);
 
+// The kernels of M (local_arguments.cpp): NVPTX marks them in nvvm.annotations
+// ({F, !"kernel", i32 1}) or with the ptx_kernel convention, AMDGPU with amdgpu_kernel.
+std::vector<llvm::Function *> kernelsOf(llvm::Module &M);
+
 // Adds !spirv.Decorations HostAccessINTEL (6147) {access, unique id} to each global.
 void addHostAccessDecorations(llvm::Module &M, const std::vector<DeviceGlobal> &Globals);
 

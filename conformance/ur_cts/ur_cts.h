@@ -1,7 +1,8 @@
 // Helpers shared by the ports of UR's CTS device programs (conformance/ur_cts, docs/ur.md):
 // one OpenCL C source compiles for spir64 (SPIR-V for OpenCL and Level Zero) and for
 // nvptx64 (PTX for the CUDA driver, which has no OpenCL builtin library: the indices come
-// from the PTX special registers there, and there is no global offset).
+// from the PTX special registers there, and the global offset from DPC++'s
+// "<kernel>_with_offset" entry point, which dglink-local-args makes).
 #ifndef DGLINK_UR_CTS_H
 #define DGLINK_UR_CTS_H
 
@@ -35,8 +36,18 @@ static inline size_t ur_cts_groups(uint d) {
   return d == 0 ? (size_t)__nvvm_read_ptx_sreg_nctaid_x()
                 : d == 1 ? (size_t)__nvvm_read_ptx_sreg_nctaid_y() : (size_t)__nvvm_read_ptx_sreg_nctaid_z();
 }
+#ifdef UR_CTS_NO_OFFSET_ENTRIES
+// The stand-in without dglink-local-args: no entry point reads the offset.
 static inline size_t ur_cts_offset(uint d) { return 0; }
-static inline size_t ur_cts_gid(uint d) { return ur_cts_group(d) * ur_cts_lsize(d) + ur_cts_lid(d); }
+#else
+// Read from the last parameter of the kernel's "<kernel>_with_offset" entry point, which
+// dglink-local-args makes for each kernel that reaches this call (0 in the kernel itself).
+size_t __dglink_global_offset(uint d);
+static inline size_t ur_cts_offset(uint d) { return __dglink_global_offset(d); }
+#endif
+static inline size_t ur_cts_gid(uint d) {
+  return ur_cts_group(d) * ur_cts_lsize(d) + ur_cts_lid(d) + ur_cts_offset(d);
+}
 static inline size_t ur_cts_gsize(uint d) { return ur_cts_groups(d) * ur_cts_lsize(d); }
 static inline void ur_cts_local_barrier(void) { __nvvm_bar_sync(0); }
 #else

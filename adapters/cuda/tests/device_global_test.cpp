@@ -341,9 +341,10 @@ TEST_F(DeviceGlobals, KernelLaunchChecks) {
                                        nullptr));
   const int Value = 1;
   ASSERT_PI(pi().piKernelSetArg(SetValue, 0, sizeof(Value), &Value));
-  EXPECT_EQ(PI_ERROR_INVALID_GLOBAL_OFFSET,
-            pi().piEnqueueKernelLaunch(Queue, SetValue, 1, &Offset, &Global, nullptr, 0, nullptr,
-                                       nullptr));
+  // set_value has no "set_value_with_offset" entry point (DPC++'s form of a kernel that
+  // reads the global offset): a non-zero offset is refused by name.
+  EXPECT_EQ(PI_ERROR_INVALID_VALUE, pi().piEnqueueKernelLaunch(Queue, SetValue, 1, &Offset, &Global,
+                                                               nullptr, 0, nullptr, nullptr));
   EXPECT_EQ(PI_ERROR_INVALID_WORK_GROUP_SIZE,
             pi().piEnqueueKernelLaunch(Queue, SetValue, 1, nullptr, &Global, &Local, 0, nullptr,
                                        nullptr));

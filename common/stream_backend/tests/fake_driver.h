@@ -19,7 +19,7 @@
 
 namespace dglink::stream::testing {
 
-class FakeDriver final : public Driver {
+class FakeDriver : public Driver {
 public:
   FakeDriver();
   ~FakeDriver() override;
@@ -87,9 +87,12 @@ public:
   struct FakeStream;
   struct FakeEvent;
 
+protected:
+  // Runs Command on the stream's thread after what was enqueued before.
+  void enqueue(Stream S, std::function<void()> Command);
+
 private:
   FakeStream &stream(Stream S) { return *reinterpret_cast<FakeStream *>(S); }
-  void enqueue(Stream S, std::function<void()> Command);
 
   std::mutex Mutex;
   std::map<const char *, size_t> Pinned; // start -> size

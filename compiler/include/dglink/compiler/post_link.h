@@ -161,6 +161,21 @@ llvm::Expected<std::vector<uint8_t>> emitCodeObject(llvm::Module &M, const std::
 // (amdgpu_kernel). Returns how many kernels changed.
 unsigned lowerLocalArguments(llvm::Module &M);
 
+// DPC++'s global offset for CUDA and HIP (global_offset.cpp; intel/llvm's GlobalOffset
+// pass, which UR's CUDA and HIP adapters launch): device code reads the launch's offset
+// by calling GlobalOffsetMarker, `size_t __dglink_global_offset(uint dimension)` (0
+// outside 0..2). Each kernel that reaches a call of it gets a second entry point, the
+// kernel's name with OffsetEntrySuffix, whose parameters are the kernel's and then the
+// offset by value, three 32-bit values ([3 x i32]: NVPTX byval, a `.param .b8 [12]`;
+// AMDGPU byref in the constant address space, 12 bytes of the kernel arguments); every
+// function between the kernel and the calls gets such a twin taking the offset's address.
+// The kernel itself, and every other function, reads offset 0. Kernels are NVPTX's and
+// AMDGPU's as for lowerLocalArguments. Returns how many entry points were made; an error
+// where the marker is defined, has another type, or is used other than called.
+constexpr const char *GlobalOffsetMarker = "__dglink_global_offset";
+constexpr const char *OffsetEntrySuffix = "_with_offset";
+llvm::Expected<unsigned> addGlobalOffsetEntries(llvm::Module &M);
+
 // ---- The OpenCL lowering of device globals (docs/opencl-lowering.md) ----
 // Every device global of a compile gets a place in one block of storage the OpenCL
 // adapter allocates per program and device; kernels take a pointer to it as their last

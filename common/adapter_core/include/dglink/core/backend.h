@@ -62,7 +62,7 @@ struct Enqueue {
 
 // A checked launch: 1 to 3 dimensions, global sizes > 0, local sizes (when given)
 // that divide them within the device's and the kernel's limits, offsets 0 unless
-// the backend takes them.
+// the backend and the kernel take them.
 struct LaunchShape {
   pi_uint32 Dimensions = 1;
   size_t Global[3] = {1, 1, 1};
@@ -231,6 +231,13 @@ public:
   // sub-group fields from its description), which a backend keeps where its driver says
   // nothing per kernel.
   virtual pi_result properties(const _pi_device &Device, KernelDeviceProperties &Out) const = 0;
+  // Whether this kernel may launch with the global offset Offset (Dimensions of them, at
+  // least one non-zero), on a backend whose globalOffsets() is true: PI_SUCCESS, or the
+  // failure (with its message, naming Function and the kernel) of a kernel that cannot
+  // (the stream backend's kernels without DPC++'s "<kernel>_with_offset" entry point).
+  // By default every kernel may.
+  virtual pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
+                                      const size_t *Offset) const;
 };
 
 class ProgramImpl : public BackendObject {
@@ -467,7 +474,8 @@ public:
   virtual void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) = 0;
   // Whether one context may hold several distinct devices.
   virtual bool multiDeviceContexts() const { return false; }
-  // Whether a launch may have a non-zero global offset.
+  // Whether a launch may have a non-zero global offset (each kernel may still refuse
+  // one: KernelImpl::checkGlobalOffset).
   virtual bool globalOffsets() const { return false; }
   // Whether the backend runs images the shim lowered (OpenCL only).
   virtual bool runsLoweredImages() const { return false; }

@@ -39,6 +39,8 @@ public:
   const char *label() const override { return Named.Label; }
   void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;
   bool multiDeviceContexts() const override { return true; }
+  // Kernels with DPC++'s "<kernel>_with_offset" entry point (StreamKernel).
+  bool globalOffsets() const override { return true; }
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override;
 
   void tearDown() override { CopyThreads.stop(); }
@@ -318,12 +320,22 @@ struct LaunchArguments {
   std::vector<void *> Params;
   std::vector<uint64_t> LocalOffsets;
   size_t DynamicSharedBytes = 0;
+  // The implicit last argument of a "<kernel>_with_offset" entry point: the launch's
+  // global offset, three 32-bit values by value (DPC++'s [3 x i32]).
+  uint32_t GlobalOffset[3] = {0, 0, 0};
 };
 
-// A kernel's function in the module of one device.
+// DPC++'s entry point of a kernel that reads the global offset (intel/llvm's GlobalOffset
+// pass): the kernel's parameters, then the offset by value; the kernel itself runs with
+// offset 0. UR's CUDA and HIP adapters launch it for a non-zero offset.
+constexpr const char *OffsetEntrySuffix = "_with_offset";
+
+// A kernel's function in the module of one device, and its offset entry point (null
+// where the module has none).
 struct DeviceFunction {
   int Ordinal = 0;
   FunctionHandle Handle = nullptr;
+  FunctionHandle WithOffset = nullptr;
 };
 
 class StreamKernel final : public core::KernelImpl {
@@ -339,16 +351,22 @@ public:
   // A local-memory argument of Size bytes (setArgument with a null value).
   pi_result setLocalArgument(const char *Function, pi_uint32 Index, size_t Size);
   pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
+  // A non-zero offset needs the offset entry point on every device, and 32-bit offsets.
+  pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
+                              const size_t *Offset) const override;
   // The function of a kernel of one device (CUfunction, hipFunction_t).
   bool nativeHandle(uintptr_t &Out) const override {
     return Functions.size() == 1 && core::nativeHandleOf(Functions[0].Handle, Out);
   }
 
   // Pointers to the values of every argument, each of which must be set, with the
-  // layout of the local ones.
-  pi_result collect(LaunchArguments &Out);
+  // layout of the local ones; for a non-zero offset of Shape, its value last.
+  pi_result collect(const core::LaunchShape &Shape, LaunchArguments &Out);
   // The function on the device with this ordinal; null where the kernel has none.
   FunctionHandle functionOf(int Ordinal) const;
+  // The function a launch of Shape runs on that device: the offset entry point for a
+  // non-zero offset (checked: checkGlobalOffset), whose last argument collect appends.
+  FunctionHandle functionFor(int Ordinal, const core::LaunchShape &Shape) const;
 
   std::string Name;
   std::vector<DeviceFunction> Functions; // one per device of the program
