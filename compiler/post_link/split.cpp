@@ -116,7 +116,7 @@ void removeUnusedDeclarations(llvm::Module &M) {
   }
 }
 
-std::vector<std::string> kernelsOf(const llvm::Module &M) {
+std::vector<std::string> kernelNamesOf(const llvm::Module &M) {
   std::vector<std::string> Result;
   for (const llvm::Function &F : M)
     if (!F.isDeclaration() && isKernel(F))
@@ -229,7 +229,7 @@ llvm::Expected<std::vector<SplitImage>> splitModules(std::vector<InputModule> In
     for (InputModule &Input : Inputs) {
       SplitImage Image;
       Image.Name = Input.Name;
-      Image.Kernels = kernelsOf(*Input.Module);
+      Image.Kernels = kernelNamesOf(*Input.Module);
       Image.Module = std::move(Input.Module);
       Images.push_back(std::move(Image));
     }
@@ -273,7 +273,7 @@ llvm::Expected<std::vector<SplitImage>> splitModules(std::vector<InputModule> In
   if (Mode == SplitMode::AllInOne) {
     SplitImage Image;
     Image.Name = Inputs.size() == 1 ? LinkedName : "all";
-    Image.Kernels = kernelsOf(*Linked);
+    Image.Kernels = kernelNamesOf(*Linked);
     Image.Module = std::move(Linked);
     Images.push_back(std::move(Image));
     return Images;
