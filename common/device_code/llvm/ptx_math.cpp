@@ -14,6 +14,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
@@ -1001,25 +1002,22 @@ Value *convertLane(Emit &E, llvm::ArrayRef<Value *> A) {
       return FromSigned ? E.B.CreateSIToFP(X, To) : E.B.CreateUIToFP(X, To);
     if (To->isHalfTy())
       return nullptr;
-    using namespace llvm::Intrinsic;
-    static const std::map<std::string, ID> Rounded = {
-        {"i2f_rz", nvvm_i2f_rz},     {"i2f_rp", nvvm_i2f_rp},     {"i2f_rm", nvvm_i2f_rm},
-        {"ui2f_rz", nvvm_ui2f_rz},   {"ui2f_rp", nvvm_ui2f_rp},   {"ui2f_rm", nvvm_ui2f_rm},
-        {"ll2f_rz", nvvm_ll2f_rz},   {"ll2f_rp", nvvm_ll2f_rp},   {"ll2f_rm", nvvm_ll2f_rm},
-        {"ull2f_rz", nvvm_ull2f_rz}, {"ull2f_rp", nvvm_ull2f_rp}, {"ull2f_rm", nvvm_ull2f_rm},
-        {"ll2d_rz", nvvm_ll2d_rz},   {"ll2d_rp", nvvm_ll2d_rp},   {"ll2d_rm", nvvm_ll2d_rm},
-        {"ull2d_rz", nvvm_ull2d_rz}, {"ull2d_rp", nvvm_ull2d_rp}, {"ull2d_rm", nvvm_ull2d_rm}};
+    // PTX's cvt with the rounding mode, as inline assembly: LLVM 15's instruction combiner
+    // turns llvm.nvvm.i2f.rz (and its kin) into sitofp, which rounds to nearest.
     if (FromBits < 32)
       X = FromSigned ? E.B.CreateSExt(X, E.int32()) : E.B.CreateZExt(X, E.int32());
-    const std::string Key = std::string(FromSigned ? "" : "u") + (FromBits == 64 ? "ll" : "i") +
-                            "2" + (To->isDoubleTy() ? "d" : "f") + "_" +
-                            (Mode == "rtz"   ? "rz"
-                             : Mode == "rtp" ? "rp"
-                                             : "rm");
-    const auto Found = Rounded.find(Key);
-    if (Found == Rounded.end())
-      return nullptr;
-    return E.B.CreateCall(llvm::Intrinsic::getDeclaration(&E.M, Found->second), {X});
+    const bool Wide = FromBits == 64, Double = To->isDoubleTy();
+    const std::string Instruction = std::string("cvt.") +
+                                    (Mode == "rtz"   ? "rz"
+                                     : Mode == "rtp" ? "rp"
+                                                     : "rm") +
+                                    (Double ? ".f64." : ".f32.") + (FromSigned ? "s" : "u") +
+                                    (Wide ? "64" : "32") + " $0, $1;";
+    const std::string Constraints =
+        std::string("=") + (Double ? "d" : "f") + "," + (Wide ? "l" : "r");
+    auto *Assembly = llvm::InlineAsm::get(llvm::FunctionType::get(To, {X->getType()}, false),
+                                          Instruction, Constraints, false);
+    return E.B.CreateCall(Assembly, {X});
   }
   // Floating point into floating point: wider is exact; narrower rounds in the mode.
   if (From->getPrimitiveSizeInBits() <= To->getPrimitiveSizeInBits())
@@ -1028,10 +1026,15 @@ Value *convertLane(Emit &E, llvm::ArrayRef<Value *> A) {
     return E.B.CreateFPTrunc(X, To);
   if (!From->isDoubleTy() || !To->isFloatTy())
     return nullptr;
-  const llvm::Intrinsic::ID Id = Mode == "rtz"   ? llvm::Intrinsic::nvvm_d2f_rz
-                                 : Mode == "rtp" ? llvm::Intrinsic::nvvm_d2f_rp
-                                                 : llvm::Intrinsic::nvvm_d2f_rm;
-  return E.B.CreateCall(llvm::Intrinsic::getDeclaration(&E.M, Id), {X});
+  // Inline assembly, as above: the combiner may not keep llvm.nvvm.d2f.rz's mode either.
+  const std::string Instruction = std::string("cvt.") +
+                                  (Mode == "rtz"   ? "rz"
+                                   : Mode == "rtp" ? "rp"
+                                                   : "rm") +
+                                  ".f32.f64 $0, $1;";
+  auto *Assembly =
+      llvm::InlineAsm::get(llvm::FunctionType::get(To, {From}, false), Instruction, "=f,d", false);
+  return E.B.CreateCall(Assembly, {X});
 }
 
 // ---- the table ----
@@ -1328,7 +1331,8 @@ bool linkLibdevice(llvm::Module &M, const std::string &Bytes, const std::string 
   (*Library)->setDataLayout(M.getDataLayout());
   std::set<std::string> Own;
   for (const llvm::GlobalValue &Value : M.global_values())
-    Own.insert(Value.getName().str());
+    if (!Value.isDeclaration())
+      Own.insert(Value.getName().str());
   if (llvm::Linker::linkModules(M, std::move(*Library), llvm::Linker::Flags::LinkOnlyNeeded)) {
     Error = "libdevice '" + Path + "' cannot be linked into the module";
     return false;
