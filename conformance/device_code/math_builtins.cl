@@ -32,7 +32,7 @@ kernel void math_float(global const float *X, global const float *Y, global floa
   R[19] = rsqrt(a);
   R[20] = asin(x / 4.0f);
   R[21] = native_exp(x);
-  R[22] = half_sin(x);
+  R[22] = native_sqrt(a);
   R[23] = length((float4)(x, y, x, y));
 }
 

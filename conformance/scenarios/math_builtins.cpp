@@ -24,19 +24,21 @@ protected:
     ProgramTest::SetUp();
     if (IsSkipped() || HasFatalFailure())
       return;
-    if (Format == "nvptx64")
+    if (Format == "nvptx64") {
       GTEST_SKIP() << "clang's nvcl PTX (format nvptx64) leaves OpenCL's math builtins "
                       "external, which NVIDIA's OpenCL does not resolve; run with "
                       "DGLINK_CONFORMANCE_FORMAT=spirv64, where the adapter defines them";
+    }
   }
 
   // A buffer of Values' bytes (Values empty: Bytes of output).
   template <typename T> void buffer(const std::vector<T> &Values, size_t Bytes, MemHandle &Out) {
     ASSERT_PI_SUCCESS(
         piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW, Bytes, nullptr, Out.out()));
-    if (!Values.empty())
+    if (!Values.empty()) {
       ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Out.get(), PI_TRUE, 0, Bytes,
                                                 Values.data(), 0, nullptr, nullptr));
+    }
   }
   // Runs kernel Name of program Source over Items work-items with Buffers as its arguments.
   void run(const char *Source, const char *Name, const std::vector<pi_mem> &Buffers) {
@@ -100,48 +102,49 @@ TEST_P(MathBuiltins, FloatWithinOpenClUlpBounds) {
     double Bound;
     long double (*Reference)(long double X, long double Y);
   } Table[Results] = {
-      {"sqrt", 3, [](long double X, long double) { return std::sqrt(std::fabs(X)); }},
-      {"sin", 4, [](long double X, long double) { return std::sin(X); }},
-      {"cos", 4, [](long double X, long double) { return std::cos(X); }},
-      {"tan", 5, [](long double X, long double) { return std::tan(X); }},
-      {"exp", 3, [](long double X, long double) { return std::exp(X); }},
-      {"exp2", 3, [](long double X, long double) { return std::exp2(X); }},
-      {"exp10", 3, [](long double X, long double) { return std::pow(10.0L, X); }},
-      {"log", 3, [](long double X, long double) { return std::log(std::fabs(X)); }},
-      {"log2", 3, [](long double X, long double) { return std::log2(std::fabs(X)); }},
-      {"log10", 3, [](long double X, long double) { return std::log10(std::fabs(X)); }},
-      {"pow", 16, [](long double X, long double Y) { return std::pow(std::fabs(X), Y); }},
-      {"atan2", 6, [](long double X, long double Y) { return std::atan2(X, Y); }},
-      {"erf", 16, [](long double X, long double) { return std::erf(X); }},
+      {"sqrt", 3, [](long double A, long double) { return std::sqrt(std::fabs(A)); }},
+      {"sin", 4, [](long double A, long double) { return std::sin(A); }},
+      {"cos", 4, [](long double A, long double) { return std::cos(A); }},
+      {"tan", 5, [](long double A, long double) { return std::tan(A); }},
+      {"exp", 3, [](long double A, long double) { return std::exp(A); }},
+      {"exp2", 3, [](long double A, long double) { return std::exp2(A); }},
+      {"exp10", 3, [](long double A, long double) { return std::pow(10.0L, A); }},
+      {"log", 3, [](long double A, long double) { return std::log(std::fabs(A)); }},
+      {"log2", 3, [](long double A, long double) { return std::log2(std::fabs(A)); }},
+      {"log10", 3, [](long double A, long double) { return std::log10(std::fabs(A)); }},
+      {"pow", 16, [](long double A, long double B) { return std::pow(std::fabs(A), B); }},
+      {"atan2", 6, [](long double A, long double B) { return std::atan2(A, B); }},
+      {"erf", 16, [](long double A, long double) { return std::erf(A); }},
       {"tgamma", 16,
-       [](long double X, long double) {
-         return std::tgamma(static_cast<long double>(std::fabs(static_cast<float>(X)) + 0.5f));
+       [](long double A, long double) {
+         return std::tgamma(static_cast<long double>(std::fabs(static_cast<float>(A)) + 0.5f));
        }},
-      {"cbrt", 2, [](long double X, long double) { return std::cbrt(X); }},
-      {"hypot", 4, [](long double X, long double Y) { return std::hypot(X, Y); }},
+      {"cbrt", 2, [](long double A, long double) { return std::cbrt(A); }},
+      {"hypot", 4, [](long double A, long double B) { return std::hypot(A, B); }},
       {"fma", 0,
-       [](long double X, long double Y) {
+       [](long double A, long double B) {
          return static_cast<long double>(
-             std::fma(static_cast<float>(X), static_cast<float>(Y), static_cast<float>(X)));
+             std::fma(static_cast<float>(A), static_cast<float>(B), static_cast<float>(A)));
        }},
-      {"floor", 0, [](long double X, long double) { return std::floor(X); }},
-      {"fmin", 0, [](long double X, long double Y) { return std::fmin(X, Y); }},
-      {"rsqrt", 2, [](long double X, long double) { return 1.0L / std::sqrt(std::fabs(X)); }},
+      {"floor", 0, [](long double A, long double) { return std::floor(A); }},
+      {"fmin", 0, [](long double A, long double B) { return std::fmin(A, B); }},
+      {"rsqrt", 2, [](long double A, long double) { return 1.0L / std::sqrt(std::fabs(A)); }},
       {"asin", 4,
-       [](long double X, long double) {
-         return std::asin(static_cast<long double>(static_cast<float>(X) / 4.0f));
+       [](long double A, long double) {
+         return std::asin(static_cast<long double>(static_cast<float>(A) / 4.0f));
        }},
       // native_*: accuracy is the implementation's; a relative 2^-10 catches a wrong scale.
-      {"native_exp", 8192, [](long double X, long double) { return std::exp(X); }},
-      {"half_sin", 8192, [](long double X, long double) { return std::sin(X); }},
-      {"length", 4, [](long double X, long double Y) { return std::sqrt(2 * X * X + 2 * Y * Y); }},
+      // (PoCL 3.1 has no half_* functions at all.)
+      {"native_exp", 8192, [](long double A, long double) { return std::exp(A); }},
+      {"native_sqrt", 8192, [](long double A, long double) { return std::sqrt(std::fabs(A)); }},
+      {"length", 4, [](long double A, long double B) { return std::sqrt(2 * A * A + 2 * B * B); }},
   };
   for (size_t K = 0; K < Results; ++K) {
     double Worst = 0;
     size_t At = 0;
     for (size_t I = 0; I < Items; ++I) {
       const long double Reference = Table[K].Reference(X[I], Y[I]);
-      const double Error = std::string(Table[K].Name) == "native_exp"
+      const double Error = std::string(Table[K].Name).rfind("native_", 0) == 0
                                ? static_cast<double>(std::fabs(Got[I * Results + K] - Reference) /
                                                      std::fabs(Reference) * 8192 * 1024)
                                : ulps(Got[I * Results + K], Reference);
@@ -250,14 +253,14 @@ TEST_P(MathBuiltins, DoubleWithinOpenClUlpBounds) {
     double Bound;
     long double (*Reference)(long double X, long double Y);
   } Table[Results] = {
-      {"sqrt", 0, [](long double X, long double) { return std::sqrt(std::fabs(X)); }},
-      {"sin", 4, [](long double X, long double) { return std::sin(X); }},
-      {"exp", 3, [](long double X, long double) { return std::exp(X); }},
-      {"log", 3, [](long double X, long double) { return std::log(std::fabs(X)); }},
-      {"pow", 16, [](long double X, long double Y) { return std::pow(std::fabs(X), Y); }},
-      {"atan2", 6, [](long double X, long double Y) { return std::atan2(X, Y); }},
-      {"fma", 0, [](long double X, long double Y) { return std::fma(X, Y, X); }},
-      {"cbrt", 2, [](long double X, long double) { return std::cbrt(X); }},
+      {"sqrt", 0, [](long double A, long double) { return std::sqrt(std::fabs(A)); }},
+      {"sin", 4, [](long double A, long double) { return std::sin(A); }},
+      {"exp", 3, [](long double A, long double) { return std::exp(A); }},
+      {"log", 3, [](long double A, long double) { return std::log(std::fabs(A)); }},
+      {"pow", 16, [](long double A, long double B) { return std::pow(std::fabs(A), B); }},
+      {"atan2", 6, [](long double A, long double B) { return std::atan2(A, B); }},
+      {"fma", 0, [](long double A, long double B) { return std::fma(A, B, A); }},
+      {"cbrt", 2, [](long double A, long double) { return std::cbrt(A); }},
   };
   for (size_t K = 0; K < Results; ++K) {
     double Worst = 0;

@@ -18,6 +18,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -762,6 +763,7 @@ std::vector<Value *> scaled(Emit &E, const std::vector<Value *> &Lanes, Value *&
       Big, E.constant(T, std::ldexp(1.0, Step)),
       E.B.CreateSelect(Small, E.constant(T, std::ldexp(1.0, -Step)), E.constant(T, 1.0)));
   std::vector<Value *> Out;
+  Out.reserve(Lanes.size());
   for (Value *Lane : Lanes)
     Out.push_back(E.B.CreateFMul(Lane, Scale));
   return Out;
@@ -853,6 +855,7 @@ Value *fastNormalizeWhole(Emit &E, llvm::Function &F) {
   Value *Inverse = E.approx(llvm::Intrinsic::nvvm_rsqrt_approx_f, {Sum});
   Value *Zero = E.B.CreateFCmpOEQ(Sum, E.constant(Sum->getType(), 0.0));
   std::vector<Value *> Out;
+  Out.reserve(Lanes.size());
   for (Value *Lane : Lanes)
     Out.push_back(E.B.CreateSelect(Zero, Lane, E.B.CreateFMul(Lane, Inverse)));
   return vectorOf(E, F.getReturnType(), Out);
@@ -1288,8 +1291,58 @@ bool defineLanes(Emit &E, llvm::Function &F, const Builtin &How) {
   return true;
 }
 
+// How many arguments the builtin takes (the table's lane functions read that many).
+unsigned arityOf(llvm::StringRef Name) {
+  static const std::set<std::string, std::less<>> Two = {
+      "copysign",      "fmin",      "fmax",           "fdim",          "maxmag",
+      "minmag",        "fract",     "step",           "abs_diff",      "add_sat",
+      "sub_sat",       "hadd",      "rhadd",          "max",           "min",
+      "mul_hi",        "mul24",     "rotate",         "upsample",      "isequal",
+      "isnotequal",    "isgreater", "isgreaterequal", "isless",        "islessequal",
+      "islessgreater", "isordered", "isunordered",    "native_divide", "native_powr",
+      "half_divide",   "half_powr", "atan2",          "fmod",          "hypot",
+      "nextafter",     "pow",       "remainder",      "atan2pi",       "pown",
+      "powr",          "rootn",     "ldexp",          "frexp",         "modf",
+      "sincos",        "dot",       "distance",       "cross",         "fast_distance"};
+  static const std::set<std::string, std::less<>> Three = {
+      "fma",     "mix",   "smoothstep", "clamp",  "mad_hi",
+      "mad_sat", "mad24", "bitselect",  "select", "remquo"};
+  if (Name.startswith("vload"))
+    return 2;
+  if (Name.startswith("vstore"))
+    return 3;
+  if (Two.count(Name) != 0)
+    return 2;
+  if (Three.count(Name) != 0)
+    return 3;
+  return 1;
+}
+
+// Whether F's vector arguments and result agree in width (or are scalar): what the lane
+// functions assume.
+bool consistentWidths(const llvm::Function &F) {
+  unsigned Width = 0;
+  auto Agrees = [&Width](llvm::Type *T) {
+    auto *Vector = llvm::dyn_cast<llvm::FixedVectorType>(T);
+    if (Vector == nullptr)
+      return !T->isVectorTy();
+    if (Width == 0)
+      Width = Vector->getNumElements();
+    return Width == Vector->getNumElements();
+  };
+  bool Agreed = Agrees(F.getReturnType());
+  for (const llvm::Argument &Argument : F.args())
+    Agreed = Agreed && Agrees(Argument.getType());
+  return Agreed;
+}
+
 bool defineOne(llvm::Function &F, llvm::StringRef Name, const std::vector<char> &Elements,
                const Builtin &How, bool &UsesLibdevice) {
+  // Declarations of another shape than OpenCL's (a module may declare anything) are not
+  // defined: the builtin is then refused by name.
+  if (F.arg_size() != arityOf(Name) || F.isVarArg() ||
+      (How.Lane != nullptr && !consistentWidths(F)))
+    return false;
   llvm::IRBuilder<> B = startDefinition(F);
   Emit E{B, *F.getParent(), Name.str(), Elements, F.getReturnType()->getScalarType()};
   E.Signed = !Elements.empty() && signedCode(Elements[0]);
@@ -1307,7 +1360,8 @@ bool defineOne(llvm::Function &F, llvm::StringRef Name, const std::vector<char> 
       Done = true;
     }
   }
-  if (!Done) {
+  // A definition that does not verify (argument types the lanes do not expect) is dropped.
+  if (!Done || llvm::verifyFunction(F)) {
     undoDefinition(F);
     return false;
   }

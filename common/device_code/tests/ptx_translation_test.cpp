@@ -175,7 +175,7 @@ protected:
     if (!translatorAvailable(Why))
       GTEST_SKIP() << "the LLVM side cannot be loaded: " << Why;
   }
-  static bool havePtxas() { return std::string(DGLINK_DEVICE_CODE_TEST_PTXAS).size() > 0; }
+  static bool havePtxas() { return !std::string(DGLINK_DEVICE_CODE_TEST_PTXAS).empty(); }
 
   // The module's PTX, checked to be PTX of the OpenCL flavour.
   static std::string translated(const std::vector<uint8_t> &Module) {
@@ -184,7 +184,7 @@ protected:
         << lastErrorMessage();
     if (Out == nullptr)
       return {};
-    const std::string Ptx(Out->begin(), Out->end());
+    std::string Ptx(Out->begin(), Out->end());
     EXPECT_NE(Ptx.find(".target sm_"), std::string::npos);
     EXPECT_NE(Ptx.find("texmode_independent"), std::string::npos)
         << "NVIDIA's OpenCL builds PTX of the OpenCL flavour";
@@ -437,7 +437,7 @@ TEST_F(PtxMath, UncoveredBuiltinsAreRefusedByName) {
   Bytes Out;
   EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Ptx, Out),
             PI_ERROR_INVALID_BINARY);
-  const std::string Message = lastErrorMessage();
+  const std::string &Message = lastErrorMessage();
   EXPECT_NE(Message.find("does not cover: _Z15vstore_half_rtzfmPDh"), std::string::npos) << Message;
   EXPECT_EQ(Out, nullptr);
 }
@@ -452,7 +452,7 @@ TEST_F(PtxMath, WithoutLibdeviceTheModuleIsRefusedByName) {
   Bytes Out;
   EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Ptx, Out),
             PI_ERROR_INVALID_BINARY);
-  const std::string Message = lastErrorMessage();
+  const std::string &Message = lastErrorMessage();
   EXPECT_NE(Message.find("cannot define these without NVIDIA's libdevice: "), std::string::npos)
       << Message;
   EXPECT_NE(Message.find("_Z3sinf"), std::string::npos) << Message;
