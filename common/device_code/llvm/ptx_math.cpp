@@ -295,14 +295,19 @@ Value *magLane(Emit &E, llvm::ArrayRef<Value *> A, bool Max) {
 Value *maxmagLane(Emit &E, llvm::ArrayRef<Value *> A) { return magLane(E, A, true); }
 Value *minmagLane(Emit &E, llvm::ArrayRef<Value *> A) { return magLane(E, A, false); }
 Value *nanLane(Emit &E, llvm::ArrayRef<Value *> A) {
-  // nan(code): a quiet NaN carrying the code in its payload.
+  // nan(code): a quiet NaN carrying the code in the significand bits below the quiet bit.
   llvm::Type *Bits = A[0]->getType();
+  if (!Bits->isIntegerTy() || !E.Result->isFloatingPointTy() ||
+      Bits->getIntegerBitWidth() != E.Result->getPrimitiveSizeInBits())
+    return nullptr;
   const unsigned Width = Bits->getIntegerBitWidth();
+  const unsigned Significand = Width == 64 ? 52 : Width == 32 ? 23 : 10;
   const uint64_t Quiet = Width == 64   ? 0x7ff8000000000000ull
                          : Width == 32 ? 0x7fc00000ull
                                        : 0x7e00ull;
-  Value *Payload = E.B.CreateAnd(A[0], llvm::ConstantInt::get(Bits, Quiet - 1 - (Quiet >> 1)));
-  return E.B.CreateBitCast(E.B.CreateOr(Payload, llvm::ConstantInt::get(Bits, Quiet)), E.Result);
+  const uint64_t Payload = (uint64_t{1} << (Significand - 1)) - 1;
+  Value *Code = E.B.CreateAnd(A[0], llvm::ConstantInt::get(Bits, Payload));
+  return E.B.CreateBitCast(E.B.CreateOr(Code, llvm::ConstantInt::get(Bits, Quiet)), E.Result);
 }
 Value *fractLane(Emit &E, llvm::ArrayRef<Value *> A) {
   // fmin(x - floor(x), the largest value below 1); NaN stays NaN, +-inf gives +-0.
