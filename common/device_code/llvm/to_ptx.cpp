@@ -18,6 +18,7 @@
 // backend leaves out.
 #include "to_ptx.h"
 
+#include "ptx_math.h"
 #include "remangle.h"
 
 #include <dglink/compiler/post_link.h>
@@ -651,6 +652,8 @@ bool writePtx(llvm::Module &Spir, std::vector<uint8_t> &Out, std::string &Error)
   defineWorkItemFunctions(*M);
   defineAtomics(*M);
   defineMad(*M);
+  if (!defineMathBuiltins(*M, Error))
+    return false;
   if (!verified(*M, "before optimization", Error))
     return false;
 
@@ -679,6 +682,7 @@ bool writePtx(llvm::Module &Spir, std::vector<uint8_t> &Out, std::string &Error)
     return false;
   }
   Out = std::move(*Ptx);
+  raisePtxVersion(*M, Out);
   return true;
 }
 

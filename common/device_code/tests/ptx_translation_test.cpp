@@ -125,26 +125,10 @@ PtxShape shapeOf(const std::string &Text) {
   return Shape;
 }
 
-// Functions the translation defines itself (to_ptx.cpp), which clang leaves external.
-bool definedByTranslation(const std::string &Mangled) {
-  static const std::set<std::string> WorkItem = {"_Z13get_global_idj",
-                                                 "_Z12get_local_idj",
-                                                 "_Z12get_group_idj",
-                                                 "_Z14get_local_sizej",
-                                                 "_Z23get_enqueued_local_sizej",
-                                                 "_Z15get_global_sizej",
-                                                 "_Z14get_num_groupsj",
-                                                 "_Z17get_global_offsetj",
-                                                 "_Z12get_work_dimv",
-                                                 "_Z20get_global_linear_idv",
-                                                 "_Z19get_local_linear_idv",
-                                                 "_Z7barrierj",
-                                                 "_Z9mem_fencej",
-                                                 "_Z14read_mem_fencej",
-                                                 "_Z15write_mem_fencej"};
-  return WorkItem.count(Mangled) != 0 || Mangled.find("atomic_") != std::string::npos ||
-         Mangled.find("atom_") != std::string::npos || Mangled.rfind("_Z3mad", 0) == 0;
-}
+// Functions the translation defines itself, which clang leaves external: every OpenCL
+// builtin (Itanium-mangled: OpenCL C's builtins are overloadable); what is left are the
+// module's imports of plain OpenCL C functions (link_caller, unresolved).
+bool definedByTranslation(const std::string &Mangled) { return Mangled.rfind("_Z", 0) == 0; }
 
 struct Pair {
   std::string Name, Spirv, ClangPtx;
@@ -191,7 +175,7 @@ protected:
     if (!translatorAvailable(Why))
       GTEST_SKIP() << "the LLVM side cannot be loaded: " << Why;
   }
-  static bool havePtxas() { return std::string(DGLINK_DEVICE_CODE_TEST_PTXAS).size() > 0; }
+  static bool havePtxas() { return !std::string(DGLINK_DEVICE_CODE_TEST_PTXAS).empty(); }
 
   // The module's PTX, checked to be PTX of the OpenCL flavour.
   static std::string translated(const std::vector<uint8_t> &Module) {
@@ -200,7 +184,7 @@ protected:
         << lastErrorMessage();
     if (Out == nullptr)
       return {};
-    const std::string Ptx(Out->begin(), Out->end());
+    std::string Ptx(Out->begin(), Out->end());
     EXPECT_NE(Ptx.find(".target sm_"), std::string::npos);
     EXPECT_NE(Ptx.find("texmode_independent"), std::string::npos)
         << "NVIDIA's OpenCL builds PTX of the OpenCL flavour";
@@ -211,7 +195,7 @@ protected:
 
 TEST_F(PtxTranslation, TheSuitesSourcesGiveClangsKernelsAndExternals) {
   const std::vector<Pair> Pairs = pairs();
-  ASSERT_GE(Pairs.size(), 18u) << "read " << DGLINK_DEVICE_CODE_TEST_PTX_PAIRS;
+  ASSERT_GE(Pairs.size(), 22u) << "read " << DGLINK_DEVICE_CODE_TEST_PTX_PAIRS;
   for (const Pair &Case : Pairs) {
     SCOPED_TRACE(Case.Name);
     const std::string Spirv = fileText(Case.Spirv);
@@ -353,6 +337,136 @@ TEST_F(PtxTranslation, MalformedOrRefusedModulesAreInvalidBinaries) {
             0u)
       << lastErrorMessage();
   EXPECT_EQ(Out, nullptr);
+}
+
+// The PTX of one kernel: from its .entry to the next.
+std::string kernelPtx(const std::string &Ptx, const std::string &Name) {
+  const size_t At = Ptx.find(".entry " + Name + "(");
+  if (At == std::string::npos)
+    return {};
+  const size_t Next = Ptx.find(".entry ", At + 1);
+  return Ptx.substr(At, Next == std::string::npos ? std::string::npos : Next - At);
+}
+
+std::vector<uint8_t> moduleAt(const char *Path) {
+  const std::string Text = fileText(Path);
+  return {Text.begin(), Text.end()};
+}
+
+bool readable(const std::string &Path) { return std::ifstream(Path).good(); }
+
+// Whether the translator finds libdevice as ptx_math.cpp looks for it.
+bool haveLibdevice() {
+  if (const char *Named = std::getenv("DGLINK_LIBDEVICE"); Named != nullptr && *Named != 0)
+    return readable(Named);
+  for (const char *Variable : {"CUDA_PATH", "CUDA_HOME"})
+    if (const char *Root = std::getenv(Variable);
+        Root != nullptr && readable(std::string(Root) + "/nvvm/libdevice/libdevice.10.bc"))
+      return true;
+  return readable("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+}
+
+// OpenCL's builtins defined in the module (llvm/ptx_math.cpp), one builtin per kernel: the
+// PTX instruction each became; libdevice's functions inlined; nothing left external.
+class PtxMath : public PtxTranslation {};
+
+TEST_F(PtxMath, EachBuiltinBecomesItsInstruction) {
+  if (!haveLibdevice())
+    GTEST_SKIP() << "no libdevice (DGLINK_LIBDEVICE, CUDA_PATH, CUDA_HOME, /usr/local/cuda)";
+  const std::vector<uint8_t> Module = moduleAt(DGLINK_DEVICE_CODE_TEST_MATH_SPIRV);
+  ASSERT_GT(Module.size(), 20u);
+  const std::string Ptx = translated(Module);
+  ASSERT_FALSE(Ptx.empty());
+  const struct {
+    const char *Kernel;
+    std::vector<const char *> Has, HasNot;
+  } Cases[] = {
+      // Correctly rounded: no approximation, no fast-math.
+      {"sqrt_float", {"sqrt.rn.f32"}, {"approx"}},
+      {"sqrt_double", {"sqrt.rn.f64"}, {"approx"}},
+      {"sqrt_float4", {"sqrt.rn.f32"}, {"approx"}},
+      {"fma_float", {"fma.rn.f32"}, {}},
+      {"fma_double", {"fma.rn.f64"}, {}},
+      {"fmin_float", {"min.f32"}, {}},
+      {"floor_float", {"cvt.rmi.f32.f32"}, {}},
+      {"rint_double", {"cvt.rni.f64.f64"}, {}},
+      // PTX's approximate instructions, scaled where they need it.
+      {"native_exp2_float", {"ex2.approx.f32"}, {"mul.rn.f32"}},
+      {"native_sin_float", {"sin.approx.f32"}, {}},
+      {"native_rsqrt_float", {"rsqrt.approx.f32"}, {}},
+      {"half_divide_float", {"div.approx.f32"}, {}},
+      {"native_log_float", {"lg2.approx.f32", "mul.rn.f32"}, {}},
+      // libdevice, inlined: its own instruction sequences, no call, no approximation.
+      {"sin_float", {"fma.rn.f32"}, {"sin.approx", "call"}},
+      {"exp_double", {"fma.rn.f64"}, {"call"}},
+      {"isnan_float", {"setp.nan.f32"}, {}},
+      {"clz_uint", {"clz.b32"}, {}},
+      {"popcount_ulong", {"popc.b64"}, {}},
+      {"mul_hi_int", {"mul.hi.s32"}, {}},
+      {"add_sat_uchar", {}, {"call"}},
+      {"convert_int_rte_float", {"cvt.rni"}, {}},
+      {"convert_float_rtz_int", {"cvt.rz.f32.s32"}, {}},
+      {"convert_float_rtp_double", {"cvt.rp.f32.f64"}, {}},
+      {"length_float4", {"sqrt.rn.f32"}, {"call"}},
+  };
+  for (const auto &Case : Cases) {
+    SCOPED_TRACE(Case.Kernel);
+    const std::string Kernel = kernelPtx(Ptx, Case.Kernel);
+    ASSERT_FALSE(Kernel.empty()) << Ptx;
+    for (const char *Text : Case.Has)
+      EXPECT_NE(Kernel.find(Text), std::string::npos) << Text << " in\n" << Kernel;
+    for (const char *Text : Case.HasNot)
+      EXPECT_EQ(Kernel.find(Text), std::string::npos) << Text << " in\n" << Kernel;
+  }
+  EXPECT_TRUE(shapeOf(Ptx).External.empty()) << Ptx;
+  EXPECT_EQ(Ptx.find("__nvvm_reflect"), std::string::npos) << "NVVMReflect folded it";
+  const size_t Visible = Ptx.find(".visible .func");
+  EXPECT_EQ(Visible, std::string::npos)
+      << "libdevice stays internal: "
+      << Ptx.substr(Visible == std::string::npos ? 0 : Visible, 300);
+  EXPECT_NE(Ptx.find(".version 4.0"), std::string::npos) << "libdevice's inline assembly";
+  if (havePtxas()) {
+    std::string Log;
+    EXPECT_EQ(assemble(Ptx, false, Log), 0) << Log;
+  }
+}
+
+TEST_F(PtxMath, UncoveredBuiltinsAreRefusedByName) {
+  const std::vector<uint8_t> Module = moduleAt(DGLINK_DEVICE_CODE_TEST_REFUSED_SPIRV);
+  ASSERT_GT(Module.size(), 20u);
+  Bytes Out;
+  EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Ptx, Out),
+            PI_ERROR_INVALID_BINARY);
+  const std::string &Message = lastErrorMessage();
+  EXPECT_NE(Message.find("does not cover: _Z15vstore_half_rtzfmPDh"), std::string::npos) << Message;
+  EXPECT_EQ(Out, nullptr);
+}
+
+// Run by the device_code_without_libdevice test, with DGLINK_LIBDEVICE naming no file.
+TEST_F(PtxMath, WithoutLibdeviceTheModuleIsRefusedByName) {
+  const char *Named = std::getenv("DGLINK_LIBDEVICE");
+  if (Named == nullptr || readable(Named))
+    GTEST_SKIP() << "run with DGLINK_LIBDEVICE naming a file that is not there "
+                    "(ctest: device_code_without_libdevice)";
+  const std::vector<uint8_t> Module = moduleAt(DGLINK_DEVICE_CODE_TEST_MATH_SPIRV);
+  Bytes Out;
+  EXPECT_EQ(translateSpirv("f", Module.data(), Module.size(), DeviceCode::Ptx, Out),
+            PI_ERROR_INVALID_BINARY);
+  const std::string &Message = lastErrorMessage();
+  EXPECT_NE(Message.find("cannot define these without NVIDIA's libdevice: "), std::string::npos)
+      << Message;
+  EXPECT_NE(Message.find("_Z3sinf"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("_Z3expd"), std::string::npos) << Message;
+  EXPECT_EQ(Message.find("_Z4sqrtf"), std::string::npos) << "sqrt needs no libdevice";
+  EXPECT_NE(Message.find(std::string("DGLINK_LIBDEVICE names '") + Named + "'"), std::string::npos)
+      << Message;
+  // What needs no libdevice is still translated.
+  for (const Pair &Case : pairs())
+    if (Case.Name == "integer_relational" || Case.Name == "conversions") {
+      SCOPED_TRACE(Case.Name);
+      const std::vector<uint8_t> Other = moduleAt(Case.Spirv.c_str());
+      EXPECT_FALSE(translated(Other).empty());
+    }
 }
 
 TEST(AddressSpaceMangling, SpirNamesBecomeNvptxNames) {
