@@ -797,25 +797,28 @@ PI_API_EXPORT pi_result piEnqueueMemBufferMap(pi_queue Queue, pi_mem Buffer, pi_
                             mapWrites(Other.Flags) ? "for writing" : "for reading");
     Mappings.Live.splice(Mappings.Live.end(), Made);
   }
-  const auto Forget = [&] {
-    std::lock_guard<std::mutex> Lock(Mappings.Mutex);
-    Mappings.Live.remove_if([&](const BufferMapping &Each) { return &Each == &Map; });
-  };
+  // Until the command is enqueued the record is forgotten on every way out (an error, or
+  // an allocation failure thrown): nothing was enqueued, the region is free again.
+  struct Forget {
+    BufferMappings &Mappings;
+    const BufferMapping *Map;
+    ~Forget() {
+      if (Map == nullptr)
+        return;
+      std::lock_guard<std::mutex> Lock(Mappings.Mutex);
+      Mappings.Live.remove_if([&](const BufferMapping &Each) { return &Each == Map; });
+    }
+  } Unless{Mappings, &Map};
   const bool Blocking = BlockingMap != PI_FALSE;
   const DeviceGlobalLocation Location{Offset, Buffer->Impl.get()};
   _pi_event *Kept = nullptr;
-  if (const pi_result Result = submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_MAP,
-                                          NumEventsInWaitList, EventWaitList, Blocking, Event, Kept,
-                                          [&](const Enqueue &Request) {
-                                            return mapReads(MapFlags)
-                                                       ? Queue->Impl->read(Map.Pointer, Location,
-                                                                           Size, Request)
-                                                       : Queue->Impl->marker(false, Request);
-                                          });
-      Result != PI_SUCCESS) {
-    Forget(); // nothing was enqueued: the region is free again
-    return Result;
-  }
+  DGLINK_TRY(submitKept(*Queue, PI_COMMAND_TYPE_MEM_BUFFER_MAP, NumEventsInWaitList, EventWaitList,
+                        Blocking, Event, Kept, [&](const Enqueue &Request) {
+                          return mapReads(MapFlags)
+                                     ? Queue->Impl->read(Map.Pointer, Location, Size, Request)
+                                     : Queue->Impl->marker(false, Request);
+                        }));
+  Unless.Map = nullptr; // enqueued: the map is live
   if (Blocking) {
     release(Kept); // complete: nothing writes the memory any more
   } else {

@@ -57,6 +57,11 @@ namespace dglink::device_code {
 namespace {
 
 constexpr const char *NvclTriple = "nvptx64-nvidia-nvcl";
+// The oldest GPUs NVIDIA's OpenCL drivers of today serve (Maxwell). The nvcl target's
+// default, sm_20, has no funnel shift: NVPTX then rotates by a register amount in software
+// without taking the amount modulo the width, so OpenCL's rotate(x, 40) gave 0 on an H200
+// (MathBuiltins.IntegerRelationalAndConversionsExact); from sm_32 on it is one shf.wrap.
+constexpr const char *TranslationArch = "sm_50";
 
 // SPIR's address spaces as NVPTX's; false for one NVPTX has no counterpart of.
 bool nvptxSpace(unsigned Spir, unsigned &Nvptx) {
@@ -641,7 +646,7 @@ bool writePtx(llvm::Module &Spir, std::vector<uint8_t> &Out, std::string &Error)
   annotateKernels(*M);
 
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> Made =
-      dglink::shim::nvptxTargetMachine(NvclTriple, "");
+      dglink::shim::nvptxTargetMachine(NvclTriple, TranslationArch);
   if (!Made) {
     Error = llvm::toString(Made.takeError());
     return false;
