@@ -67,21 +67,23 @@ unsigned usableCores() {
 // in 13-15 us where one takes 31-48 (docs/stream-backend.md).
 unsigned defaultThreads() { return std::clamp(usableCores() / 2, 1U, 8U); }
 
-// The cores but one, at most 15: on the H100 host (16 cores) 15 threads read 1 MiB in
-// 42 us and 4 MiB in 131 where 8 took 51 and 157 (docs/stream-backend.md).
+// Up to 16 cores, the cores but one (15 on the H100 host: 15 threads read 1 MiB in 42 us
+// and 4 MiB in 131 where 8 took 51 and 157); above, half the cores, at most 31 (the 4xH200
+// host, 64 cores: 31 threads read 4 MiB in 124 us where 15 took 160, and four reads to
+// four GPUs at once moved 61-70 GB/s against 55-61; docs/stream-backend.md).
 unsigned defaultReadThreads() {
   const unsigned Cores = usableCores();
-  return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
+  if (Cores <= 16)
+    return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
+  return std::clamp(Cores / 2, 15U, 31U);
 }
 
-// The cores but one, at most 64 (one word of the pool's worker sets): a caller hands its
-// job to idle workers it picks, at most its fair share of the pool, so workers no copy
-// needs sleep and a larger pool costs nothing until several copies run at once (then
-// four reads to four devices take 15 threads each on a 64-core host).
-unsigned defaultPoolThreads() {
-  const unsigned Cores = usableCores();
-  return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 64U);
-}
+// 0: as many as one copy may use (CopyTuning::poolThreads). A pool of the cores but one
+// (63 on the 4xH200 host) was measured: two reads at once gained, four lost (56 against
+// 62-70 GB/s, the slowest GPU 1.6-1.7x the fastest): each copy takes its fair share of
+// the pool once, at its start, and four copies that each take 15 leave the driver's own
+// threads and the memory no room (docs/stream-backend.md).
+unsigned defaultPoolThreads() { return 0; }
 
 // From this size on the bounce buffer is filled with streaming stores. Below it they
 // cost more than they save: on the H100 host a 16 KiB write took 11.6-13.0 us with them

@@ -33,24 +33,23 @@ struct CopyTuning {
   size_t RingBytes = size_t{512} * 1024; // DGLINK_COPY_RING_BYTES
   unsigned RingSegments = 8;             // DGLINK_COPY_RING_SEGMENTS
   // The host threads (HostCopyPool).
-  unsigned Threads = 8;                     // DGLINK_COPY_THREADS: per write, the
-                                            // caller's included (1: no worker threads);
-                                            // default half the usable cores, at most 8
-  size_t ParallelBytes = size_t{64} * 1024; // DGLINK_COPY_PARALLEL_BYTES: copies from this
-                                            // size on use the threads (H100: 4 threads
-                                            // fill 64 KiB of staging in less time than
-                                            // one)
-  unsigned ReadThreads = 15;                // DGLINK_COPY_READ_THREADS: per read, the
-                                            // caller's included; default the usable
-                                            // cores but one, at most 15 (H100 host: copying out of
-                                            // memory the DMA just wrote runs at a few
-                                            // GB/s a thread, so reads gain from threads
-                                            // that writes do not need)
-  size_t PieceBytes = size_t{16} * 1024;    // DGLINK_COPY_PIECE_BYTES: least bytes per thread
-  unsigned SpinMicroseconds = 100;          // DGLINK_COPY_SPIN_US: idle workers spin this long
-  size_t WriteChunkBytes = size_t{1} << 20; // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
-                                            // move in chunks of this (the next one is
-                                            // copied while the driver moves this one)
+  unsigned Threads = 8;                         // DGLINK_COPY_THREADS: per write, the
+                                                // caller's included (1: no worker threads);
+                                                // default half the usable cores, at most 8
+  size_t ParallelBytes = size_t{64} * 1024;     // DGLINK_COPY_PARALLEL_BYTES: copies from this
+                                                // size on use the threads (H100: 4 threads
+                                                // fill 64 KiB of staging in less time than
+                                                // one)
+  unsigned ReadThreads = 15;                    // DGLINK_COPY_READ_THREADS: per read, the
+                                                // caller's included; default up to 16 cores
+                                                // the cores but one (15), above half the
+                                                // cores, at most 31 (4xH200 host: 31 threads
+                                                // read 4 MiB in 124 us, 15 in 160)
+  size_t PieceBytes = size_t{16} * 1024;        // DGLINK_COPY_PIECE_BYTES: least bytes per thread
+  unsigned SpinMicroseconds = 100;              // DGLINK_COPY_SPIN_US: idle workers spin this long
+  size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
+                                                // move in chunks of this (the next one is
+                                                // copied while the driver moves this one)
   size_t ReadChunkBytes = size_t{512} * 1024;   // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
                                                 // (H100, lock-free pool: 256 and 512 KiB beat
                                                 // 1 MiB at 1 and 4 MiB)
@@ -84,12 +83,9 @@ struct CopyTuning {
 
   // The pool's threads: never fewer than the most either kind of copy uses.
   unsigned PoolThreads = 0; // DGLINK_COPY_POOL_THREADS: the pool's threads, the callers'
-                            // places included; default (from the environment) the usable
-                            // cores but one, at most 64, so that copies to several devices
-                            // at once each have their fair share (a caller hands its job
-                            // to idle workers it picks, so idle ones cost nothing); 0 here:
-                            // as many as one copy may use, the larger of Threads and
-                            // ReadThreads
+                            // places included; 0 (the default): as many as one copy may
+                            // use, the larger of Threads and ReadThreads (a pool of the
+                            // cores but one lost with four GPUs at once on the 4xH200 host)
   unsigned poolThreads() const {
     const unsigned PerCopy = Threads > ReadThreads ? Threads : ReadThreads;
     return PoolThreads > PerCopy ? PoolThreads : PerCopy;
