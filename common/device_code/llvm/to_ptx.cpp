@@ -681,7 +681,7 @@ bool writePtx(llvm::Module &Spir, std::vector<uint8_t> &Out, std::string &Error)
   }
   if (!verified(*M, "after optimization", Error))
     return false;
-  llvm::Expected<std::vector<uint8_t>> Ptx = dglink::shim::emitPtx(*M, "");
+  llvm::Expected<std::vector<uint8_t>> Ptx = dglink::shim::emitPtx(*M, TranslationArch);
   if (!Ptx) {
     Error = llvm::toString(Ptx.takeError());
     return false;

@@ -408,6 +408,9 @@ TEST_F(PtxMath, EachBuiltinBecomesItsInstruction) {
       {"convert_float_rtz_int", {"cvt.rz.f32.s32"}, {}},
       {"convert_float_rtp_double", {"cvt.rp.f32.f64"}, {}},
       {"length_float4", {"sqrt.rn.f32"}, {"call"}},
+      // OpenCL takes the amount modulo the width: the wrapping funnel shift (sm_32 on;
+      // below, NVPTX's software rotate does not, and NVIDIA's OpenCL gave 0).
+      {"rotate_int", {"shf.l.wrap.b32"}, {}},
   };
   for (const auto &Case : Cases) {
     SCOPED_TRACE(Case.Kernel);
