@@ -114,15 +114,15 @@ TEST_P(UrSelectBinary, NativeBeforeSpirVInUrCtsList) {
       UR_DEVICE_BINARY_TARGET_SPIRV64_GEN, UR_DEVICE_BINARY_TARGET_SPIRV64_FPGA,
       UR_DEVICE_BINARY_TARGET_NVPTX64,     UR_DEVICE_BINARY_TARGET_AMDGCN};
   const bool NativeFirst = deviceGlobalMechanism() == PI_DEVICE_GLOBAL_MECHANISM_NATIVE;
+  const bool SpirvFirst =
+      takes("spirv64") && (!NativeFirst || !(takes("nvptx64") || takes("amdgcn")));
   int Expected = -1;
-  if (!NativeFirst && takes("spirv64"))
+  if (SpirvFirst)
     Expected = 2;
   else if (takes("nvptx64"))
     Expected = 6;
   else if (takes("amdgcn"))
     Expected = 7;
-  else if (takes("spirv64"))
-    Expected = 2;
   EXPECT_EQ(select(CtsList), Expected)
       << "image formats: " << deviceString(PI_EXT_DEVICE_INFO_IMAGE_FORMATS);
   EXPECT_EQ(select({UR_DEVICE_BINARY_TARGET_AMDGCN, UR_DEVICE_BINARY_TARGET_NVPTX64}),
