@@ -202,7 +202,19 @@ DGLINK_INSTANTIATE_FOR_DEVICES(UrKernelQueries);
 
 // ---- objects from native handles ----
 
-class UrFromNative : public QueueTest {};
+class UrFromNative : public QueueTest {
+protected:
+#ifdef DGLINK_NATIVE_OPENCL
+  // The OpenCL context and device under the fixture's (OpenCL devices only).
+  void nativeOpenCl(cl_context &ClContext, cl_device_id &ClDevice) {
+    ur_native_handle_t NativeContext = 0, NativeDevice = 0;
+    ASSERT_EQ(urContextGetNativeHandle(asUr(Context.get()), &NativeContext), UR_RESULT_SUCCESS);
+    ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
+    ClContext = reinterpret_cast<cl_context>(NativeContext);
+    ClDevice = reinterpret_cast<cl_device_id>(NativeDevice);
+  }
+#endif
+};
 
 // The native event 0 (UR's CTS makes its dummy wait-list events so) is an event of no
 // command: complete, of the context, usable in a wait list.
@@ -416,8 +428,6 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
 }
 
-// An event of a driver queue dglink cannot wrap (OpenCL: out of order) is adopted as an
-// event of no queue, and the caller's reference is neither taken nor dropped twice.
 // Releasing an event adopted from the driver releases dglink's hold on it and on the queue
 // over its driver queue: it must not wait for the caller's queue, whose work is the
 // caller's (here a marker held back by a user event the caller sets only afterwards).
@@ -426,13 +436,12 @@ TEST_P(UrFromNative, ReleasingAnAdoptedEventDoesNotWaitForTheCallersQueue) {
     GTEST_SKIP() << "OpenCL's queues only: the " << GetParam().Backend
                  << " adapter adopts no driver event";
 #ifdef DGLINK_NATIVE_OPENCL
-  ur_native_handle_t NativeContext = 0, NativeDevice = 0;
-  ASSERT_EQ(urContextGetNativeHandle(asUr(Context.get()), &NativeContext), UR_RESULT_SUCCESS);
-  ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
-  auto *ClContext = reinterpret_cast<cl_context>(NativeContext);
+  cl_context ClContext = nullptr;
+  cl_device_id ClDevice = nullptr;
+  ASSERT_NO_FATAL_FAILURE(nativeOpenCl(ClContext, ClDevice));
   cl_int Error = CL_SUCCESS;
-  cl_command_queue Callers = clCreateCommandQueueWithProperties(
-      ClContext, reinterpret_cast<cl_device_id>(NativeDevice), nullptr, &Error);
+  cl_command_queue Callers =
+      clCreateCommandQueueWithProperties(ClContext, ClDevice, nullptr, &Error);
   ASSERT_EQ(Error, CL_SUCCESS);
   cl_event Gate = clCreateUserEvent(ClContext, &Error);
   ASSERT_EQ(Error, CL_SUCCESS);
@@ -465,20 +474,21 @@ TEST_P(UrFromNative, ReleasingAnAdoptedEventDoesNotWaitForTheCallersQueue) {
 #endif
 }
 
+// An event of a driver queue dglink cannot wrap (OpenCL: out of order) is adopted as an
+// event of no queue, and the caller's reference is neither taken nor dropped twice.
 TEST_P(UrFromNative, EventOfAnOutOfOrderDriverQueue) {
   if (GetParam().Backend != "opencl")
     GTEST_SKIP() << "OpenCL's queues only: the " << GetParam().Backend
                  << " adapter adopts no driver event";
 #ifdef DGLINK_NATIVE_OPENCL
-  ur_native_handle_t NativeContext = 0, NativeDevice = 0;
-  ASSERT_EQ(urContextGetNativeHandle(asUr(Context.get()), &NativeContext), UR_RESULT_SUCCESS);
-  ASSERT_EQ(urDeviceGetNativeHandle(asUr(Device), &NativeDevice), UR_RESULT_SUCCESS);
+  cl_context ClContext = nullptr;
+  cl_device_id ClDevice = nullptr;
+  ASSERT_NO_FATAL_FAILURE(nativeOpenCl(ClContext, ClDevice));
   const cl_queue_properties Properties[] = {CL_QUEUE_PROPERTIES,
                                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   cl_int Error = CL_SUCCESS;
-  cl_command_queue OutOfOrder = clCreateCommandQueueWithProperties(
-      reinterpret_cast<cl_context>(NativeContext), reinterpret_cast<cl_device_id>(NativeDevice),
-      Properties, &Error);
+  cl_command_queue OutOfOrder =
+      clCreateCommandQueueWithProperties(ClContext, ClDevice, Properties, &Error);
   if (Error == CL_INVALID_QUEUE_PROPERTIES)
     GTEST_SKIP() << "the device makes no out-of-order queue";
   ASSERT_EQ(Error, CL_SUCCESS);
