@@ -131,8 +131,11 @@ bool PinnedRanges::contains(const void *Host, size_t Size) const {
 HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
     : Threads(std::max(TheThreads, 1U)), SpinMicroseconds(TheSpinMicroseconds),
       WorkerCount(Threads - 1), Words((WorkerCount + WordBits - 1) / WordBits),
-      Mailboxes(new Mailbox[WorkerCount]), Idle(new WorkerBits[Words]),
-      Awake(new WorkerBits[Words]) {}
+      // At least one of each: a pool of one thread has no worker, and an empty array of
+      // an over-aligned type leaves only a pointer one past its allocation (LeakSanitizer
+      // took a process-lifetime pool's for a leak).
+      Mailboxes(new Mailbox[std::max(WorkerCount, 1U)]), Idle(new WorkerBits[std::max(Words, 1U)]),
+      Awake(new WorkerBits[std::max(Words, 1U)]) {}
 
 HostCopyPool::~HostCopyPool() { stop(); }
 
