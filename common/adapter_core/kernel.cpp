@@ -42,7 +42,7 @@ pi_result checkLaunch(const char *Function, const _pi_device &Device, const _pi_
                           Function, GlobalWorkOffset[D], D, adapterLabel());
     Shape.Offset[D] = GlobalWorkOffset[D];
   }
-  if (std::any_of(Shape.Offset, Shape.Offset + WorkDim, [](size_t O) { return O != 0; }))
+  if (Shape.hasOffset())
     DGLINK_TRY(Kernel.Impl->checkGlobalOffset(Function, WorkDim, Shape.Offset));
   // A kernel with UR's "<kernel>@reqd_work_group_size" metadata runs with that size: a
   // launch without a local size gets it, a launch with another is refused (as UR's CUDA

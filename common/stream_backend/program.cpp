@@ -298,10 +298,9 @@ FunctionHandle StreamKernel::functionOf(int Ordinal) const {
 }
 
 FunctionHandle StreamKernel::functionFor(int Ordinal, const core::LaunchShape &Shape) const {
-  const bool Offset = std::any_of(Shape.Offset, Shape.Offset + 3, [](size_t O) { return O != 0; });
   for (const DeviceFunction &Function : Functions)
     if (Function.Ordinal == Ordinal)
-      return Offset ? Function.WithOffset : Function.Handle;
+      return Shape.hasOffset() ? Function.WithOffset : Function.Handle;
   return nullptr;
 }
 
@@ -420,7 +419,7 @@ pi_result StreamKernel::collect(const core::LaunchShape &Shape, LaunchArguments 
   for (size_t I = 0; I < Count; ++I)
     Out.Params[I] = LocalSizes[I] != 0 ? static_cast<void *>(&Out.LocalOffsets[I])
                                        : static_cast<void *>(Arguments[I].Storage.data());
-  if (std::any_of(Shape.Offset, Shape.Offset + 3, [](size_t O) { return O != 0; })) {
+  if (Shape.hasOffset()) {
     // checkGlobalOffset kept each within 32 bits.
     for (int D = 0; D < 3; ++D)
       Out.GlobalOffset[D] = static_cast<uint32_t>(Shape.Offset[D]);

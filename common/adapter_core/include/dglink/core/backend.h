@@ -69,6 +69,8 @@ struct LaunchShape {
   size_t Local[3] = {1, 1, 1};
   size_t Offset[3] = {0, 0, 0};
   bool LocalGiven = false;
+  // Whether the launch has a global offset (dimensions beyond Dimensions hold 0).
+  bool hasOffset() const { return Offset[0] != 0 || Offset[1] != 0 || Offset[2] != 0; }
 };
 
 // What a program is made from: bytes and, where the caller had them, the image's
