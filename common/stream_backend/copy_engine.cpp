@@ -78,13 +78,6 @@ unsigned defaultReadThreads() {
   return std::clamp(Cores / 2, 15U, 31U);
 }
 
-// 0: as many as one copy may use (CopyTuning::poolThreads). A pool of the cores but one
-// (63 on the 4xH200 host) was measured: two reads at once gained, four lost (56 against
-// 62-70 GB/s, the slowest GPU 1.6-1.7x the fastest): each copy takes its fair share of
-// the pool once, at its start, and four copies that each take 15 leave the driver's own
-// threads and the memory no room (docs/stream-backend.md).
-unsigned defaultPoolThreads() { return 0; }
-
 // From this size on the bounce buffer is filled with streaming stores. Below it they
 // cost more than they save: on the H100 host a 16 KiB write took 11.6-13.0 us with them
 // and 8.1-8.3 with memcpy (the driver moves pinned copies below 32 KiB otherwise than
@@ -160,7 +153,6 @@ CopyTuning copyTuningFromEnvironment() {
   CopyTuning T;
   T.Threads = defaultThreads();
   T.ReadThreads = defaultReadThreads();
-  T.PoolThreads = defaultPoolThreads();
   T.SmallBytes = envSize("DGLINK_COPY_STAGING_BYTES", T.SmallBytes, 1, GiB);
   T.ChunkBytes = envSize("DGLINK_COPY_CHUNK_BYTES", T.ChunkBytes, 4 * KiB, GiB);
   T.MinChunkBytes =

@@ -85,7 +85,10 @@ struct CopyTuning {
   unsigned PoolThreads = 0; // DGLINK_COPY_POOL_THREADS: the pool's threads, the callers'
                             // places included; 0 (the default): as many as one copy may
                             // use, the larger of Threads and ReadThreads (a pool of the
-                            // cores but one lost with four GPUs at once on the 4xH200 host)
+                            // cores but one lost with four GPUs at once on the 4xH200 host:
+                            // each copy takes its share once, at its start, and four that
+                            // take 15 each left the driver's threads and the memory no room;
+                            // docs/stream-backend.md)
   unsigned poolThreads() const {
     const unsigned PerCopy = Threads > ReadThreads ? Threads : ReadThreads;
     return PoolThreads > PerCopy ? PoolThreads : PerCopy;
