@@ -2,7 +2,9 @@
 // OpenCL command after the request's wait list, its cl_event handed to the core.
 #include "backend.h"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <utility>
 
 namespace dglink::opencl {
@@ -189,17 +191,23 @@ pi_result ClQueue::marker(bool Barrier, const core::Enqueue &Request) {
 }
 
 pi_result ClQueue::empty(bool &Empty) {
-  cl_event Marker = nullptr;
-  cl_int Error = clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Marker);
+  ClEvent Marker(nullptr); // released with its event on every way out
+  const cl_int Error = clEnqueueMarkerWithWaitList(Queue, 0, nullptr, &Marker.Event);
   if (Error != CL_SUCCESS)
     return clFailure(Error, "the queue's emptiness probe", "clEnqueueMarkerWithWaitList");
-  cl_int Status = CL_QUEUED;
-  Error =
-      clGetEventInfo(Marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status, nullptr);
-  clReleaseEvent(Marker);
-  if (Error != CL_SUCCESS)
-    return clFailure(Error, "the queue's emptiness probe", "clGetEventInfo");
-  Empty = Status == CL_COMPLETE;
+  // A marker enqueued this instant completes once the driver has seen it: flushed, and
+  // given a moment (PoCL's worker thread), so that a queue whose work is done answers
+  // empty instead of "the marker is still queued".
+  clFlush(Queue);
+  pi_int32 Status = PI_EVENT_SUBMITTED;
+  const auto Deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+  do {
+    DGLINK_TRY(Marker.status(Status));
+    if (Status == PI_EVENT_COMPLETE)
+      break;
+    std::this_thread::yield();
+  } while (std::chrono::steady_clock::now() < Deadline);
+  Empty = Status == PI_EVENT_COMPLETE;
   return PI_SUCCESS;
 }
 
