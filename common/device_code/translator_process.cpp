@@ -20,6 +20,10 @@
 #include <cstdlib>
 #include <cstring>
 
+// Present only in a sanitized caller (ASan, UBSan, libFuzzer): its death callback runs
+// when the sanitizer ends the process (an allocation past the child's memory bound, say).
+extern "C" void __sanitizer_set_death_callback(void (*Callback)(void)) __attribute__((weak));
+
 namespace dglink::device_code {
 namespace {
 
@@ -93,6 +97,10 @@ void becomeTranslator(int Channel, int Errors) {
   close_range(ChildChannel + 1, ~0U, 0);
   for (int Signal : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGPIPE})
     signal(Signal, SIG_DFL);
+  // A sanitizer's death callback is the caller's too: libFuzzer's writes the unit the
+  // caller was running when this child was forked as a "crash-" file of the caller's.
+  if (__sanitizer_set_death_callback != nullptr)
+    __sanitizer_set_death_callback(nullptr);
   on_exit([](int Status, void *) { _exit(Status == 0 ? 1 : Status); }, nullptr);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // Memory: what the caller had plus MemoryHeadroom (a module whose words ask for more,
