@@ -93,7 +93,8 @@ void run(benchmark::State &State, Way How, bool IsRead, size_t Size, unsigned Ca
   const CopyTuning &Tuning = dglink::stream::copyTuning();
   std::unique_ptr<HostCopyPool> Pool;
   if (How == Way::Pool)
-    Pool = std::make_unique<HostCopyPool>(Tuning.poolThreads(), Tuning.SpinMicroseconds);
+    Pool = std::make_unique<HostCopyPool>(Tuning.poolThreads(), Tuning.SpinMicroseconds,
+                                          Tuning.ShareWindowMicroseconds);
   else if (How == Way::PoolOld)
     Pool = std::make_unique<HostCopyPool>(std::max(Tuning.Threads, Tuning.ReadThreads),
                                           Tuning.SpinMicroseconds);
@@ -168,6 +169,7 @@ int main(int argc, char **argv) {
   benchmark::AddCustomContext("read_threads", std::to_string(Tuning.ReadThreads));
   benchmark::AddCustomContext("write_threads", std::to_string(Tuning.Threads));
   benchmark::AddCustomContext("spin_us", std::to_string(Tuning.SpinMicroseconds));
+  benchmark::AddCustomContext("share_window_us", std::to_string(Tuning.ShareWindowMicroseconds));
   benchmark::AddCustomContext("streaming_stores", dglink::stream::nonTemporalKind());
   std::vector<unsigned> Counts;
   for (unsigned C = 1; C <= Cores; C *= 2)

@@ -171,6 +171,8 @@ CopyTuning copyTuningFromEnvironment() {
   T.PieceBytes = envSize("DGLINK_COPY_PIECE_BYTES", T.PieceBytes, 1 * KiB, GiB);
   T.SpinMicroseconds =
       static_cast<unsigned>(envSize("DGLINK_COPY_SPIN_US", T.SpinMicroseconds, 0, 100000));
+  T.ShareWindowMicroseconds = static_cast<unsigned>(
+      envSize("DGLINK_COPY_SHARE_WINDOW_US", T.ShareWindowMicroseconds, 0, 1000000));
   T.WriteChunkBytes = envSize("DGLINK_COPY_WRITE_CHUNK_BYTES", T.WriteChunkBytes, 4 * KiB, GiB);
   T.ReadChunkBytes = envSize("DGLINK_COPY_READ_CHUNK_BYTES", T.ReadChunkBytes, 4 * KiB, GiB);
   T.NonTemporal = envFlag("DGLINK_COPY_NONTEMPORAL", T.NonTemporal);
@@ -185,14 +187,14 @@ CopyTuning copyTuningFromEnvironment() {
   logger().debug(
       "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
       "ring {} B / {} segments ({}); {} / {} threads (writes / reads, pool {}) from {} B "
-      "(pieces >= {} B, spin {} us, "
+      "(pieces >= {} B, spin {} us, share window {} us, "
       "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
       "staged non-blocking reads {}, USM copies from {} B",
       T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
       T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.poolThreads(),
-      T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.WriteChunkBytes, T.ReadChunkBytes,
-      T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(), T.StagingLimitBytes, T.AsyncPool,
-      T.PinnedCheckBytes, T.StagedNonBlockingReads, T.UsmBytes);
+      T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.ShareWindowMicroseconds,
+      T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(),
+      T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes, T.StagedNonBlockingReads, T.UsmBytes);
   return T;
 }
 

@@ -128,9 +128,11 @@ bool PinnedRanges::contains(const void *Host, size_t Size) const {
   return Offset < It->second && Size <= It->second - Offset;
 }
 
-HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds)
+HostCopyPool::HostCopyPool(unsigned TheThreads, unsigned TheSpinMicroseconds,
+                           unsigned ShareWindowMicroseconds)
     : Threads(std::max(TheThreads, 1U)), SpinMicroseconds(TheSpinMicroseconds),
-      WorkerCount(Threads - 1), Words((WorkerCount + WordBits - 1) / WordBits),
+      ShareWindowNanoseconds(uint64_t{ShareWindowMicroseconds} * 1000), WorkerCount(Threads - 1),
+      Words((WorkerCount + WordBits - 1) / WordBits),
       // At least one of each: a pool of one thread has no worker, and an empty array of
       // an over-aligned type leaves only a pointer one past its allocation (LeakSanitizer
       // took a process-lifetime pool's for a leak).
@@ -142,6 +144,59 @@ HostCopyPool::~HostCopyPool() { stop(); }
 unsigned HostCopyPool::fairShare(unsigned Wanted, unsigned PoolThreads, unsigned Callers) {
   const unsigned Share = std::max(PoolThreads / std::max(Callers, 1U), 1U);
   return std::min(Wanted, Share) - 1;
+}
+
+namespace {
+
+// The calling thread's bit in the recent-caller sets: threads take bits in the order
+// they first copy with workers (the 65th shares the first's).
+uint64_t callerBit() {
+  static std::atomic<unsigned> NextBit{0};
+  thread_local const uint64_t Bit = uint64_t{1}
+                                    << (NextBit.fetch_add(1, std::memory_order_relaxed) % 64);
+  return Bit;
+}
+
+uint64_t steadyNanoseconds() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+} // namespace
+
+unsigned HostCopyPool::noteCaller() {
+  const uint64_t Now = steadyNanoseconds() / ShareWindowNanoseconds;
+  uint64_t Seen = Recent.Epoch.load(std::memory_order_acquire);
+  if (Seen < Now && Recent.Epoch.compare_exchange_strong(Seen, Now, std::memory_order_acq_rel)) {
+    // A new window: its word held the window before the last; both words are stale
+    // when more than one window passed without a copy. A thread that marked itself in
+    // a word just cleared is missed for this window only.
+    Recent.Bits[Now & 1].store(0, std::memory_order_relaxed);
+    if (Now != Seen + 1)
+      Recent.Bits[(Now + 1) & 1].store(0, std::memory_order_relaxed);
+  }
+  std::atomic<uint64_t> &Mine = Recent.Bits[Now & 1];
+  const uint64_t Bit = callerBit();
+  // Written only when not yet marked: callers that copy again read the line, not own it.
+  if ((Mine.load(std::memory_order_relaxed) & Bit) == 0)
+    Mine.fetch_or(Bit, std::memory_order_relaxed);
+  return static_cast<unsigned>(
+      __builtin_popcountll(Recent.Bits[0].load(std::memory_order_relaxed) |
+                           Recent.Bits[1].load(std::memory_order_relaxed)));
+}
+
+unsigned HostCopyPool::recentCallers() const {
+  if (ShareWindowNanoseconds == 0)
+    return 0;
+  const uint64_t Now = steadyNanoseconds() / ShareWindowNanoseconds;
+  const uint64_t Epoch = Recent.Epoch.load(std::memory_order_acquire);
+  if (Epoch + 1 < Now)
+    return 0; // no copy in the last two windows
+  const uint64_t Current = Recent.Bits[Epoch & 1].load(std::memory_order_relaxed);
+  const uint64_t Before =
+      Epoch + 1 == Now ? 0 : Recent.Bits[(Epoch + 1) & 1].load(std::memory_order_relaxed);
+  return static_cast<unsigned>(__builtin_popcountll(Current | Before));
 }
 
 void HostCopyPool::runPieces(Job &J) {
@@ -250,7 +305,8 @@ unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t Min
     if (Workers.empty())
       startWorkers();
   }
-  const unsigned Present = Callers.Value.fetch_add(1, std::memory_order_relaxed) + 1;
+  const unsigned Inside = Callers.Value.fetch_add(1, std::memory_order_relaxed) + 1;
+  const unsigned Present = ShareWindowNanoseconds != 0 ? std::max(Inside, noteCaller()) : Inside;
   const unsigned Share = fairShare(static_cast<unsigned>(Wanted), Threads, Present);
   // The knob allows pools of up to 256 threads; a larger one lends no more per copy.
   constexpr unsigned MostHelpers = 255;

@@ -179,6 +179,56 @@ TEST(HostCopyPool, HandsTheJobToIdleWorkersUpToItsShare) {
   }
 }
 
+TEST(HostCopyPool, ThreadsThatCopyInTurnsShareThePoolEvenly) {
+  // 12 workers, a window of 10 s (longer than the test). Two threads that copy one after
+  // the other, never at once: without the window the second found itself alone and took
+  // as many helpers as the first; with it, each copy after both were seen counts two
+  // callers and takes half the pool.
+  HostCopyPool Pool(13, 1000, 10'000'000);
+  const std::vector<unsigned char> Source = pattern(1 << 20, 9);
+  EXPECT_EQ(Pool.recentCallers(), 0U);
+  auto CopyOnce = [&] {
+    std::vector<unsigned char> Target(Source.size());
+    const unsigned Helpers =
+        Pool.copy(Target.data(), Source.data(), Source.size(), 4096, false, 13);
+    EXPECT_EQ(Target, Source);
+    return Helpers;
+  };
+  EXPECT_EQ(CopyOnce(), 12U); // alone: the whole pool
+  EXPECT_EQ(Pool.recentCallers(), 1U);
+  unsigned Other = 0;
+  std::thread([&] { Other = CopyOnce(); }).join();
+  EXPECT_LE(Other, 5U); // 13 / 2 = 6 threads, its own included
+  EXPECT_EQ(Pool.recentCallers(), 2U);
+  EXPECT_LE(CopyOnce(), 5U);
+  // Without a window the same turns each take the whole pool.
+  HostCopyPool Instant(13, 1000);
+  std::vector<unsigned char> Target(Source.size());
+  EXPECT_EQ(Instant.copy(Target.data(), Source.data(), Source.size(), 4096, false, 13), 12U);
+  std::thread([&] {
+    std::vector<unsigned char> Mine(Source.size());
+    Other = Instant.copy(Mine.data(), Source.data(), Source.size(), 4096, false, 13);
+  }).join();
+  EXPECT_EQ(Other, 12U);
+  EXPECT_EQ(Instant.recentCallers(), 0U);
+}
+
+TEST(HostCopyPool, TheShareWindowForgetsThreadsThatStopped) {
+  // A window of 100 ms: a thread that copied once is counted for at most two windows.
+  HostCopyPool Pool(13, 1000, 100'000);
+  const std::vector<unsigned char> Source = pattern(1 << 20, 11);
+  std::vector<unsigned char> Target(Source.size());
+  std::thread([&] {
+    std::vector<unsigned char> Mine(Source.size());
+    Pool.copy(Mine.data(), Source.data(), Source.size(), 4096, false, 13);
+  }).join();
+  EXPECT_GE(Pool.recentCallers(), 1U);
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  EXPECT_EQ(Pool.recentCallers(), 0U);
+  EXPECT_EQ(Pool.copy(Target.data(), Source.data(), Source.size(), 4096, false, 13), 12U);
+  EXPECT_EQ(Target, Source);
+}
+
 TEST(HostCopyPool, ManyCallersOfALargePoolTakeTheirShare) {
   // More threads than this host has cores, six callers at once.
   constexpr unsigned PoolThreads = 40;

@@ -34,7 +34,8 @@ class StreamBackend final : public core::Backend {
 public:
   StreamBackend(Personality ThePersonality, std::unique_ptr<Driver> TheDriver)
       : Named(ThePersonality), Api(std::move(TheDriver)),
-        CopyThreads(copyTuning().poolThreads(), copyTuning().SpinMicroseconds) {}
+        CopyThreads(copyTuning().poolThreads(), copyTuning().SpinMicroseconds,
+                    copyTuning().ShareWindowMicroseconds) {}
   const char *name() const override { return Named.Name; }
   const char *label() const override { return Named.Label; }
   void discover(std::vector<std::unique_ptr<_pi_platform>> &Platforms) override;

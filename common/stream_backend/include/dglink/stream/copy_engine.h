@@ -47,6 +47,10 @@ struct CopyTuning {
                                                 // read 4 MiB in 124 us, 15 in 160)
   size_t PieceBytes = size_t{16} * 1024;        // DGLINK_COPY_PIECE_BYTES: least bytes per thread
   unsigned SpinMicroseconds = 100;              // DGLINK_COPY_SPIN_US: idle workers spin this long
+  unsigned ShareWindowMicroseconds = 1000;      // DGLINK_COPY_SHARE_WINDOW_US: a copy's share of
+                                                // the pool counts every thread that copied
+                                                // within about this long (0: only those
+                                                // copying at that instant)
   size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
                                                 // move in chunks of this (the next one is
                                                 // copied while the driver moves this one)

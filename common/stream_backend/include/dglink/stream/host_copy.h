@@ -49,8 +49,11 @@ class HostCopyPool {
 public:
   // Threads: the pool's threads, the callers' places included (Threads - 1 workers; 1:
   // the caller alone, no worker is ever started). SpinMicroseconds: how long an idle
-  // worker spins on its mailbox after a job before it sleeps.
-  HostCopyPool(unsigned Threads, unsigned SpinMicroseconds);
+  // worker spins on its mailbox after a job before it sleeps. ShareWindowMicroseconds:
+  // a caller's share counts every thread that copied through the pool within about this
+  // long (one to two windows), not only those inside copy() at that instant; 0: only
+  // those (see copy()).
+  HostCopyPool(unsigned Threads, unsigned SpinMicroseconds, unsigned ShareWindowMicroseconds = 0);
   ~HostCopyPool();
   HostCopyPool(const HostCopyPool &) = delete;
   HostCopyPool &operator=(const HostCopyPool &) = delete;
@@ -60,7 +63,11 @@ public:
   // streaming stores when NonTemporal. Returns when every byte is copied (and, when
   // NonTemporal, in memory). Safe to call from many threads at once: each caller takes
   // idle workers for its own copy, at most its fair share of the pool (fairShare) and
-  // only workers idle at that moment; with none idle it copies alone. A copy that fits
+  // only workers idle at that moment; with none idle it copies alone. The share divides
+  // the pool among the callers inside copy() now or, with a share window, among every
+  // thread that copied within it, whichever is more: threads that copy in turns (one
+  // copy each to its own GPU, say) each get the same share, where counting only those
+  // inside at that instant gave the first of them the whole pool. A copy that fits
   // one piece never touches the workers. Returns how many workers the job was handed to
   // (0: the caller copied alone).
   unsigned copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
@@ -75,6 +82,8 @@ public:
   unsigned runningWorkers();
   // How many callers are inside copy() with a job for the workers now.
   unsigned callers() const { return Callers.Value.load(std::memory_order_relaxed); }
+  // How many threads copied through the pool within the share window (0 without one).
+  unsigned recentCallers() const;
 
   // The most workers a caller may take for a copy that wants Wanted threads (its own
   // included) while Callers callers (itself included) use a pool of PoolThreads
@@ -112,8 +121,18 @@ private:
   struct alignas(64) Counter {
     std::atomic<unsigned> Value{0};
   };
+  // The threads that copied with workers in the current and the previous window, one bit
+  // each (threads past 64 share bits): Epoch is the current window's number, Bits[Epoch
+  // & 1] its set, the other word the window before.
+  struct alignas(64) RecentSet {
+    std::atomic<uint64_t> Epoch{0};
+    std::atomic<uint64_t> Bits[2] = {};
+  };
   static constexpr unsigned WordBits = 64;
   static void runPieces(Job &J);
+  // Marks the calling thread in the current window; returns how many threads the last
+  // two windows saw.
+  unsigned noteCaller();
   // Takes up to Wanted idle workers out of the idle set (awake ones first); their
   // indexes go to Chosen; returns how many.
   unsigned claim(unsigned Wanted, unsigned *Chosen);
@@ -125,12 +144,14 @@ private:
 
   const unsigned Threads;
   const unsigned SpinMicroseconds;
-  const unsigned WorkerCount; // Threads - 1
-  const unsigned Words;       // of the bit sets
+  const uint64_t ShareWindowNanoseconds; // 0: no window
+  const unsigned WorkerCount;            // Threads - 1
+  const unsigned Words;                  // of the bit sets
   std::unique_ptr<Mailbox[]> Mailboxes;
   std::unique_ptr<WorkerBits[]> Idle;  // workers free to be handed a job
   std::unique_ptr<WorkerBits[]> Awake; // workers not asleep (a hint: spinning ones first)
   Counter Callers;                     // callers with a job for the workers now
+  RecentSet Recent;
   std::atomic<bool> Started{false};
   std::atomic<bool> Stopping{false};
   std::mutex Mutex; // Workers
