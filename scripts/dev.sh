@@ -27,7 +27,7 @@ packages=(
   python3
 )
 test_packages=(
-  dpkg-dev file clang-format-14 clang-tidy-14 googletest llvm-15-tools ccache
+  dpkg-dev file clang-format-14 clang-tidy-14 googletest llvm-15-tools ccache patchelf
 )
 
 install_packages() { # [test]: the test packages too

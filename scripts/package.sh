@@ -96,6 +96,24 @@ if [ "${DGLINK_PACKAGE_KEEP_DEBUG:-0}" != 1 ]; then
   find "$out" -type f \( -perm -u+x -o -name '*.so*' \) -exec strip --strip-debug {} + 2>/dev/null || true
 fi
 
+# The build tree's own folders in the binaries' run paths (CMake adds the link folders
+# of in-tree libraries, e.g. the UR loader's) name this machine and would, on a host where
+# the same path exists, load other libraries than the package's: only $ORIGIN-relative
+# entries stay (or, where there were none, the package's lib/ relative to the binary).
+if command -v patchelf >/dev/null 2>&1; then
+  find "$out" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
+    while IFS= read -r -d '' f; do
+      old=$(patchelf --print-rpath "$f" 2>/dev/null) || continue
+      [ -n "$old" ] || continue
+      new=$(tr ':' '\n' <<<"$old" | grep -E '^\$ORIGIN' | awk '!seen[$0]++' | paste -sd: -)
+      # Only build-tree entries (UR's CTS programs): the package's lib/ instead.
+      [ -n "$new" ] || new="\$ORIGIN/$(realpath --relative-to="$(dirname "$f")" "$out/lib")"
+      [ "$new" = "$old" ] || patchelf --set-rpath "$new" "$f"
+    done
+else
+  echo "package.sh: patchelf not found (apt-get install patchelf): the binaries keep the build tree's run-path entries" >&2
+fi
+
 cp "$root/scripts/run-gpu-host.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 # xz, not gzip: with LLVM bundled the folder is about 230 MB, 71 MB as .tar.gz and 44 MB
