@@ -243,6 +243,16 @@ public:
     if (hip().ArrayDestroy != nullptr)
       (void)hip().ArrayDestroy(Array);
   }
+  pi_result describeArray(stream::ImageArray Array, stream::ArrayShape &Out) override {
+    if (!hasImages() || hip().ArrayDescribe == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    const HipError Result = hip().ArrayDescribe(Array, &Out);
+    if (Result == HipErrorNotSupported)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (Result != HipSuccess)
+      return hipError(Result, "hipArray3DGetDescriptor", PI_ERROR_INVALID_VALUE);
+    return PI_SUCCESS;
+  }
   pi_result copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, stream::Stream S) override {
     if (!hasImages())
       return PI_ERROR_UNSUPPORTED_FEATURE;

@@ -249,6 +249,9 @@ HipError arrayCreate(const stream::ArrayShape &Shape, stream::ImageArray *Out) {
 HipError arrayDestroy(stream::ImageArray Array) {
   return err(cu().cuArrayDestroy(reinterpret_cast<CUarray>(Array)));
 }
+HipError arrayDescribe(stream::ImageArray Array, stream::ArrayShape *Out) {
+  return err(dglink::cuda::describeArray(reinterpret_cast<CUarray>(Array), *Out));
+}
 HipError arrayCopy(const stream::ArrayCopy &Copy, int StreamOrdinal, HipStream S,
                    const char **Call) {
   const char *CudaCall = "cuMemcpy3DAsync";
@@ -386,6 +389,7 @@ HipApi makeTable() {
   Table.ImageLimits = dglink::cuda::readImageLimits;
   Table.ArrayCreate = arrayCreate;
   Table.ArrayDestroy = arrayDestroy;
+  Table.ArrayDescribe = arrayDescribe;
   Table.ArrayCopy = arrayCopy;
   Table.SurfaceCreate = surfaceCreate;
   Table.SurfaceDestroy = surfaceDestroy;

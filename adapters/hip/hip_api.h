@@ -164,6 +164,9 @@ struct HipApi {
   void (*ImageLimits)(int Ordinal, stream::DeviceInfo::ImageLimits &Out) = nullptr;
   HipError (*ArrayCreate)(const stream::ArrayShape &Shape, stream::ImageArray *Out) = nullptr;
   HipError (*ArrayDestroy)(stream::ImageArray Array) = nullptr;
+  // hipArray3DGetDescriptor: what an array of the caller's is (HipErrorNotSupported where
+  // the library lacks it).
+  HipError (*ArrayDescribe)(stream::ImageArray Array, stream::ArrayShape *Out) = nullptr;
   // Call: the HIP call made, for the message.
   HipError (*ArrayCopy)(const stream::ArrayCopy &Copy, int StreamOrdinal, HipStream Stream,
                         const char **Call) = nullptr;

@@ -91,6 +91,7 @@
   X(cuMemGetInfo)                                                                                  \
   X(cuArray3DCreate)                                                                               \
   X(cuArrayDestroy)                                                                                \
+  X(cuArray3DGetDescriptor)                                                                        \
   X(cuMemcpy3DAsync)                                                                               \
   X(cuMemcpy3DPeerAsync)                                                                           \
   X(cuSurfObjectCreate)                                                                            \

@@ -4,6 +4,8 @@
 #include "cuda_stream.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 namespace dglink::cuda {
 namespace {
@@ -115,6 +117,36 @@ CUresult createArray(const stream::ArrayShape &Shape, CUarray &Out) {
   // Every image may be a kernel's surface argument.
   Descriptor.Flags = CUDA_ARRAY3D_SURFACE_LDST | (Shape.Layered ? CUDA_ARRAY3D_LAYERED : 0u);
   return cu().cuArray3DCreate(&Out, &Descriptor);
+}
+
+CUresult describeArray(CUarray Array, stream::ArrayShape &Out) {
+  if (cu().cuArray3DGetDescriptor == nullptr)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  CUDA_ARRAY3D_DESCRIPTOR Descriptor{};
+  if (const CUresult R = cu().cuArray3DGetDescriptor(&Descriptor, Array); R != CUDA_SUCCESS)
+    return R;
+  const std::pair<CUarray_format, stream::ArrayElement> Elements[] = {
+      {CU_AD_FORMAT_UNSIGNED_INT8, stream::ArrayElement::Unsigned8},
+      {CU_AD_FORMAT_UNSIGNED_INT16, stream::ArrayElement::Unsigned16},
+      {CU_AD_FORMAT_UNSIGNED_INT32, stream::ArrayElement::Unsigned32},
+      {CU_AD_FORMAT_SIGNED_INT8, stream::ArrayElement::Signed8},
+      {CU_AD_FORMAT_SIGNED_INT16, stream::ArrayElement::Signed16},
+      {CU_AD_FORMAT_SIGNED_INT32, stream::ArrayElement::Signed32},
+      {CU_AD_FORMAT_HALF, stream::ArrayElement::Half},
+      {CU_AD_FORMAT_FLOAT, stream::ArrayElement::Float}};
+  const auto Found = std::find_if(std::begin(Elements), std::end(Elements), [&](const auto &Each) {
+    return Each.first == Descriptor.Format;
+  });
+  if (Found == std::end(Elements) ||
+      (Descriptor.NumChannels != 1 && Descriptor.NumChannels != 2 && Descriptor.NumChannels != 4))
+    return CUDA_ERROR_INVALID_VALUE;
+  Out.Element = Found->second;
+  Out.Channels = Descriptor.NumChannels;
+  Out.Width = Descriptor.Width;
+  Out.Height = Descriptor.Height;
+  Out.Depth = Descriptor.Depth;
+  Out.Layered = (Descriptor.Flags & CUDA_ARRAY3D_LAYERED) != 0;
+  return CUDA_SUCCESS;
 }
 
 CUresult copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, CUstream S,

@@ -222,6 +222,14 @@ public:
   void destroyArray(stream::ImageArray Array) override {
     cu().cuArrayDestroy(reinterpret_cast<CUarray>(Array));
   }
+  pi_result describeArray(stream::ImageArray Array, stream::ArrayShape &Out) override {
+    const CUresult R = cuda::describeArray(reinterpret_cast<CUarray>(Array), Out);
+    if (R == CUDA_ERROR_NOT_SUPPORTED)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (R != CUDA_SUCCESS)
+      return cudaError(R, "cuArray3DGetDescriptor", PI_ERROR_INVALID_VALUE);
+    return PI_SUCCESS;
+  }
   pi_result copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, stream::Stream S) override {
     const char *Call = "cuMemcpy3DAsync";
     if (const CUresult R = cuda::copyArray(Copy, StreamOrdinal, stream(S), Call); R != CUDA_SUCCESS)

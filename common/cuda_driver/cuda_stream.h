@@ -64,6 +64,9 @@ CUcontext primaryContext(int Ordinal);
 // (Call: the driver call made, for the message); a surface object over an array.
 void readImageLimits(int Ordinal, stream::DeviceInfo::ImageLimits &Out);
 CUresult createArray(const stream::ArrayShape &Shape, CUarray &Out);
+// What an array is (cuArray3DGetDescriptor); CUDA_ERROR_NOT_SUPPORTED where the driver
+// lacks the call, CUDA_ERROR_INVALID_VALUE for a format no image has.
+CUresult describeArray(CUarray Array, stream::ArrayShape &Out);
 CUresult copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, CUstream S, const char *&Call);
 CUresult createSurface(CUarray Array, CUsurfObject &Out);
 

@@ -60,6 +60,9 @@ pi_result Driver::createArray(const ArrayShape & /*Shape*/, ImageArray & /*Out*/
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }
 void Driver::destroyArray(ImageArray /*Array*/) {}
+pi_result Driver::describeArray(ImageArray /*Array*/, ArrayShape & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
 pi_result Driver::copyArray(const ArrayCopy & /*Copy*/, int /*StreamOrdinal*/, Stream /*S*/) {
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }

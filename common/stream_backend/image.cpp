@@ -7,6 +7,8 @@
 
 #include <dglink/support/error.h>
 
+#include <algorithm>
+
 namespace dglink::stream {
 namespace {
 
@@ -83,6 +85,47 @@ bool layered(ImageType Type) {
 
 // Whether a copy with this image is the driver's 3-D one.
 bool volume(ImageType Type) { return Type == ImageType::Image3D || layered(Type); }
+
+// The tight layout OpenCL reports for an image without host memory (row = width x pixel;
+// slice = row x height for 3-D images and 2-D arrays, one row for a 1-D array, 0
+// otherwise) and the image's bytes.
+void layOut(core::ImageDescription &Image, size_t PixelBytes, size_t &Size) {
+  Image.ElementSize = PixelBytes;
+  Image.RowPitch = Image.Width * Image.ElementSize;
+  switch (Image.Type) {
+  case ImageType::Image1D:
+  case ImageType::Image2D:
+    Image.SlicePitch = 0;
+    Size = Image.RowPitch * Image.Height;
+    break;
+  case ImageType::Image1DArray:
+    Image.SlicePitch = Image.RowPitch;
+    Size = Image.SlicePitch * Image.ArraySize;
+    break;
+  case ImageType::Image2DArray:
+  case ImageType::Image3D:
+    Image.SlicePitch = Image.RowPitch * Image.Height;
+    Size = Image.SlicePitch * (Image.Type == ImageType::Image3D ? Image.Depth : Image.ArraySize);
+    break;
+  }
+}
+
+// The image type and sizes of an array of Shape (the driver's counting: no height for
+// 1-D arrays, layers in the depth).
+void imageOfShape(const ArrayShape &Shape, core::ImageDescription &Image) {
+  Image.Width = Shape.Width;
+  Image.Height = std::max<size_t>(Shape.Height, 1);
+  Image.Depth = Image.ArraySize = 1;
+  if (Shape.Layered) {
+    Image.Type = Shape.Height == 0 ? ImageType::Image1DArray : ImageType::Image2DArray;
+    Image.ArraySize = Shape.Depth;
+  } else if (Shape.Depth != 0) {
+    Image.Type = ImageType::Image3D;
+    Image.Depth = Shape.Depth;
+  } else {
+    Image.Type = Shape.Height == 0 ? ImageType::Image1D : ImageType::Image2D;
+  }
+}
 
 // The array's side of a box of Image at Origin (pixels, the core's coordinates: a 1-D
 // array's images are its rows). The driver counts a layered array's layers as slices, so
@@ -167,7 +210,8 @@ StreamImage::~StreamImage() {
     return;
   if (Surface != 0)
     D.destroySurface(Surface);
-  D.destroyArray(Array);
+  if (OwnsArray)
+    D.destroyArray(Array);
 }
 
 pi_result StreamImage::surface(const char *Function, uint64_t &Out) {
@@ -204,24 +248,7 @@ pi_result StreamContext::createImage(const char *Function, pi_mem_flags,
                 static_cast<uint32_t>(Image.Format.Type));
   // The caller's layout of its pixels (0: tight), before the image's own replaces it.
   const size_t HostRowPitch = Image.RowPitch, HostSlicePitch = Image.SlicePitch;
-  Image.ElementSize = ChannelBytes * Shape.Channels;
-  Image.RowPitch = Image.Width * Image.ElementSize;
-  switch (Image.Type) {
-  case ImageType::Image1D:
-  case ImageType::Image2D:
-    Image.SlicePitch = 0;
-    Size = Image.RowPitch * Image.Height;
-    break;
-  case ImageType::Image1DArray:
-    Image.SlicePitch = Image.RowPitch;
-    Size = Image.SlicePitch * Image.ArraySize;
-    break;
-  case ImageType::Image2DArray:
-  case ImageType::Image3D:
-    Image.SlicePitch = Image.RowPitch * Image.Height;
-    Size = Image.SlicePitch * (Image.Type == ImageType::Image3D ? Image.Depth : Image.ArraySize);
-    break;
-  }
+  layOut(Image, ChannelBytes * Shape.Channels, Size);
   Shape.Width = Image.Width;
   Shape.Layered = layered(Image.Type);
   const bool OneD = Image.Type == ImageType::Image1D || Image.Type == ImageType::Image1DArray;
@@ -256,14 +283,52 @@ pi_result StreamContext::createImage(const char *Function, pi_mem_flags,
   return PI_SUCCESS;
 }
 
-// A CUDA array does not say which channel order and type made it (UNORM_INT8 and
-// UNSIGNED_INT8 are one array format), so a native array cannot become an image.
-pi_result StreamContext::adoptImage(const char *Function, uintptr_t, bool, core::ImageDescription &,
-                                    size_t &, std::unique_ptr<core::MemImpl> &) {
-  return fail(PI_ERROR_UNSUPPORTED_FEATURE,
-              "{}: a {} array does not state the image's channel order and type; images are "
-              "made with urMemImageCreate only",
-              Function, streamBackend().label());
+// The caller's array (its handle from urMemGetNativeHandle, say), taken as an array of the
+// context's first device. An array states its sizes, channel count and channel width,
+// not the channel order nor whether its integers are normalized (UNORM_INT8 and
+// UNSIGNED_INT8 are one array format): those are the caller's description's, which must
+// agree with the array in type and in what each pixel holds.
+pi_result StreamContext::adoptImage(const char *Function, uintptr_t Native, bool Owned,
+                                    const core::ImageDescription *Declared,
+                                    core::ImageDescription &Image, size_t &Size,
+                                    std::unique_ptr<core::MemImpl> &Impl) {
+  const char *Label = streamBackend().label();
+  if (Declared == nullptr)
+    return fail(PI_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                "{}: a {} array does not state its channel order and type, and the caller's "
+                "image format and descriptor are not valid",
+                Function, Label);
+  Driver &D = driver();
+  const int Ordinal = first().Ordinal;
+  DGLINK_TRY(D.makeCurrent(Ordinal));
+  const auto Array = reinterpret_cast<ImageArray>(Native);
+  ArrayShape Shape;
+  if (const pi_result Result = D.describeArray(Array, Shape); Result != PI_SUCCESS) {
+    if (Result == PI_ERROR_UNSUPPORTED_FEATURE)
+      return fail(Result, "{}: the {} driver cannot describe an array", Function, Label);
+    return fail(Result, "{}: native handle {:#x} is no {} array: {}", Function, Native, Label,
+                lastErrorMessage());
+  }
+  ArrayShape Wanted;
+  size_t ChannelBytes = 0;
+  if (!arrayFormat(Declared->Format, Wanted.Element, Wanted.Channels, ChannelBytes))
+    return fail(PI_ERROR_IMAGE_FORMAT_NOT_SUPPORTED,
+                "{}: {} arrays hold no images of channel order {} and channel type {}", Function,
+                Label, static_cast<uint32_t>(Declared->Format.Order),
+                static_cast<uint32_t>(Declared->Format.Type));
+  imageOfShape(Shape, Image);
+  if (Wanted.Element != Shape.Element || Wanted.Channels != Shape.Channels ||
+      Image.Type != Declared->Type)
+    return fail(PI_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                "{}: the {} array (image type {}, {} channels of element kind {}) is not the "
+                "image described (type {}, {} channels of element kind {})",
+                Function, Label, static_cast<uint32_t>(Image.Type), Shape.Channels,
+                static_cast<int>(Shape.Element), static_cast<uint32_t>(Declared->Type),
+                Wanted.Channels, static_cast<int>(Wanted.Element));
+  Image.Format = Declared->Format;
+  layOut(Image, ChannelBytes * Shape.Channels, Size);
+  Impl = std::make_unique<StreamImage>(Ordinal, Array, Image, Owned);
+  return PI_SUCCESS;
 }
 
 pi_result copyImageLinear(const StreamImage &Image, const core::ImageRegion &Region, char *Linear,

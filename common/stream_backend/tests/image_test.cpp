@@ -95,6 +95,15 @@ public:
                                 }),
                  Arrays.end());
   }
+  pi_result describeArray(ImageArray Array, ArrayShape &Out) override {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (const auto &Each : Arrays)
+      if (reinterpret_cast<ImageArray>(Each.get()) == Array) {
+        Out = Each->Shape;
+        return PI_SUCCESS;
+      }
+    return PI_ERROR_INVALID_VALUE;
+  }
   // At the call (the tests' reads and writes block): the bytes as CUDA's copies address
   // them, refused where CUDA's would be.
   pi_result copyArray(const ArrayCopy &Copy, int, Stream) override {
@@ -389,6 +398,45 @@ TEST_F(StreamImages, FormatsAnArrayHolds) {
   EXPECT_EQ(core::createImage("test", Context, PI_MEM_FLAGS_ACCESS_RW, Description, nullptr, &Made),
             PI_ERROR_IMAGE_FORMAT_NOT_SUPPORTED);
   EXPECT_EQ(Made, nullptr);
+}
+
+// An array of the caller's (here one of an image's) becomes an image with the caller's
+// format where that agrees with the array; it stays the caller's.
+TEST_F(StreamImages, NativeArrayTakesTheCallersFormat) {
+  const std::vector<float> Input = pixels(16 * 3, 2.0f);
+  pi_mem Made = make(core::ImageType::Image1DArray, 16, 1, 1, 3, const_cast<float *>(Input.data()));
+  uintptr_t Native = 0;
+  ASSERT_TRUE(Made->Impl->nativeHandle(Native));
+  core::ImageDescription Declared = *Made->Image;
+  pi_mem Adopted = nullptr;
+  ASSERT_EQ(core::imageFromNative("test", Native, Context, false, &Declared, &Adopted), PI_SUCCESS)
+      << lastError();
+  EXPECT_EQ(Adopted->Image->Type, core::ImageType::Image1DArray);
+  EXPECT_EQ(Adopted->Image->Width, 16u);
+  EXPECT_EQ(Adopted->Image->ArraySize, 3u);
+  EXPECT_EQ(Adopted->Image->ElementSize, 16u);
+  std::vector<float> Output(Input.size(), -1.0f);
+  const size_t Zero[3] = {0, 0, 0};
+  const size_t Region[3] = {16, 3, 1};
+  ASSERT_EQ(read(Adopted, Zero, Region, Output.data()), PI_SUCCESS) << lastError();
+  EXPECT_EQ(Output, Input);
+  EXPECT_EQ(piMemRelease(Adopted), PI_SUCCESS);
+  EXPECT_EQ(TheDriver->liveArrays(), 1u) << "the adopted array is not the image's to destroy";
+
+  pi_mem Refused = nullptr;
+  core::ImageDescription Wrong = Declared;
+  Wrong.Format.Type = core::ChannelType::HalfFloat; // the array holds 32-bit floats
+  EXPECT_EQ(core::imageFromNative("test", Native, Context, false, &Wrong, &Refused),
+            PI_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  Wrong = Declared;
+  Wrong.Type = core::ImageType::Image2D; // it is a 1-D array
+  EXPECT_EQ(core::imageFromNative("test", Native, Context, false, &Wrong, &Refused),
+            PI_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  EXPECT_EQ(core::imageFromNative("test", Native, Context, false, nullptr, &Refused),
+            PI_ERROR_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  EXPECT_EQ(core::imageFromNative("test", 0x1234, Context, false, &Declared, &Refused),
+            PI_ERROR_INVALID_VALUE);
+  EXPECT_EQ(Refused, nullptr);
 }
 
 // A sampler is DPC++'s word, which is also its native handle.

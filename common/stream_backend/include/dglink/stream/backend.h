@@ -147,9 +147,11 @@ public:
   // kernels by value).
   pi_result createImage(const char *Function, pi_mem_flags Flags, core::ImageDescription &Image,
                         void *Host, size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
+  // The caller's array, as the context's first device's, with the caller's description
+  // (an array does not state its channel order, nor UNORM from UNSIGNED).
   pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
-                       core::ImageDescription &Image, size_t &Size,
-                       std::unique_ptr<core::MemImpl> &Impl) override;
+                       const core::ImageDescription *Declared, core::ImageDescription &Image,
+                       size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
   pi_result createSampler(const char *Function, const core::SamplerDescription &Description,
                           std::unique_ptr<core::SamplerImpl> &Impl) override;
   pi_result adoptSampler(const char *Function, uintptr_t Native, bool Owned,
@@ -292,8 +294,9 @@ public:
 // first image argument, kept while the image lives).
 class StreamImage final : public core::MemImpl {
 public:
-  StreamImage(int TheOrdinal, ImageArray TheArray, const core::ImageDescription &TheImage)
-      : Ordinal(TheOrdinal), Array(TheArray), Image(TheImage) {}
+  StreamImage(int TheOrdinal, ImageArray TheArray, const core::ImageDescription &TheImage,
+              bool TheOwnsArray = true)
+      : Ordinal(TheOrdinal), Array(TheArray), Image(TheImage), OwnsArray(TheOwnsArray) {}
   ~StreamImage() override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Array, Out); }
   // The surface object over the array; Function names the call in a failure's message.
@@ -301,6 +304,7 @@ public:
   const int Ordinal; // whose context made the array
   const ImageArray Array;
   const core::ImageDescription Image; // its layout: type, sizes, ElementSize
+  const bool OwnsArray;               // false: the caller's array, left to the caller
 
 private:
   std::mutex SurfaceMutex;

@@ -254,6 +254,9 @@ public:
   // PI_ERROR_INVALID_IMAGE_SIZE where the driver refuses its size.
   virtual pi_result createArray(const ArrayShape &Shape, ImageArray &Out);
   virtual void destroyArray(ImageArray Array);
+  // What Array is (an array of the caller's: urMemImageCreateWithNativeHandle);
+  // PI_ERROR_INVALID_VALUE where it is no array of the driver's.
+  virtual pi_result describeArray(ImageArray Array, ArrayShape &Out);
   // Copy on stream S of device StreamOrdinal (current); an array of another device is
   // reached peer to peer.
   virtual pi_result copyArray(const ArrayCopy &Copy, int StreamOrdinal, Stream S);
