@@ -100,10 +100,10 @@ TEST_P(DeviceInfo, Type) {
 }
 
 TEST_P(DeviceInfo, Strings) {
-  for (pi_device_info Name :
-       {PI_DEVICE_INFO_NAME, PI_DEVICE_INFO_VENDOR, PI_DEVICE_INFO_VERSION,
-        PI_DEVICE_INFO_DRIVER_VERSION, PI_DEVICE_INFO_EXTENSIONS, PI_EXT_DEVICE_INFO_LINK_FORMATS,
-        PI_EXT_DEVICE_INFO_IMAGE_FORMATS, PI_EXT_DEVICE_INFO_BACKEND_NAME}) {
+  for (pi_device_info Name : {PI_DEVICE_INFO_NAME, PI_DEVICE_INFO_VENDOR, PI_DEVICE_INFO_VERSION,
+                              PI_DEVICE_INFO_DRIVER_VERSION, PI_DEVICE_INFO_EXTENSIONS,
+                              PI_EXT_DEVICE_INFO_LINK_FORMATS, PI_EXT_DEVICE_INFO_IMAGE_FORMATS,
+                              PI_EXT_DEVICE_INFO_BACKEND_NAME}) {
     SCOPED_TRACE(testing::Message() << "device info 0x" << std::hex << Name);
     size_t Size = 0;
     ASSERT_PI_SUCCESS(piDeviceGetInfo(Device, Name, 0, nullptr, &Size));
@@ -214,7 +214,8 @@ TEST_P(DeviceInfo, LimitsAgree) {
   Scalar(PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT, Width);
   EXPECT_GE(Width, 1u);
   // PI has no image entry points: none through PI. Through UR images are served where the
-  // driver has them (OpenCL, CUDA, HIP on NVIDIA; conformance/ur_face/images.cpp checks them).
+  // driver has them (OpenCL, CUDA, HIP on NVIDIA; conformance/ur_face/images.cpp checks
+  // them).
   pi_bool Images = PI_TRUE;
   Scalar(PI_DEVICE_INFO_IMAGE_SUPPORT, Images);
   if (!throughUnifiedRuntime()) {
