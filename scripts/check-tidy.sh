@@ -8,7 +8,7 @@ build=${1:-$root/build}
 tidy=${CLANG_TIDY:-clang-tidy-14}
 cd "$root"
 mapfile -t files < <(git ls-files -- common/adapter_core common/device_code common/ur_face conformance/ur_face common/stream_backend common/cuda_driver/cuda_code.cpp \
-  common/cuda_driver/cuda_stream.cpp adapters/cuda/backend.cpp adapters/hip/backend.cpp adapters/level_zero adapters/opencl \
+  common/cuda_driver/cuda_stream.cpp common/cuda_driver/cuda_image.cpp adapters/cuda/backend.cpp adapters/hip/backend.cpp adapters/level_zero adapters/opencl \
   runtime | grep -E '\.cpp$' |
   grep -v -e '/tests/' -e '/fuzz/')
 "$tidy" -p "$build" --quiet "${files[@]}" 2>/dev/null

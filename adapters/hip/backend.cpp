@@ -50,6 +50,10 @@ public:
     DGLINK_HIP(GetDeviceInfo, Ordinal, Info);
     // Virtual memory where the platform's table has every call of it.
     Info.VirtualMemory = Info.VirtualMemory && hasVirtualMemory();
+    // Images where it has the image calls and the device states its limits.
+    Info.Images = {};
+    if (hasImages())
+      hip().ImageLimits(Ordinal, Info.Images);
     Info.Version =
         isAmd() ? Info.Arch
                 : std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
@@ -215,6 +219,59 @@ public:
       return PI_ERROR_UNSUPPORTED_FEATURE;
     DGLINK_HIP(MemGetAccess, Start, Ordinal, &Out);
     return PI_SUCCESS;
+  }
+
+  static bool hasImages() {
+    const HipApi &Api = hip();
+    return Api.ImageLimits != nullptr && Api.ArrayCreate != nullptr &&
+           Api.ArrayDestroy != nullptr && Api.ArrayCopy != nullptr &&
+           Api.SurfaceCreate != nullptr && Api.SurfaceDestroy != nullptr;
+  }
+  pi_result createArray(const stream::ArrayShape &Shape, stream::ImageArray &Out) override {
+    if (!hasImages())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    const HipError Result = hip().ArrayCreate(Shape, &Out);
+    if (Result == HipSuccess)
+      return PI_SUCCESS;
+    // The sizes passed the device's limits; what the platform still refuses is a size.
+    return hipError(Result, "hipArray3DCreate",
+                    Result == HipErrorInvalidValue  ? PI_ERROR_INVALID_IMAGE_SIZE
+                    : Result == HipErrorOutOfMemory ? PI_ERROR_MEM_OBJECT_ALLOCATION_FAILURE
+                                                    : PI_ERROR_UNKNOWN);
+  }
+  void destroyArray(stream::ImageArray Array) override {
+    if (hip().ArrayDestroy != nullptr)
+      (void)hip().ArrayDestroy(Array);
+  }
+  pi_result describeArray(stream::ImageArray Array, stream::ArrayShape &Out) override {
+    if (!hasImages() || hip().ArrayDescribe == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    const HipError Result = hip().ArrayDescribe(Array, &Out);
+    if (Result == HipErrorNotSupported)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (Result != HipSuccess)
+      return hipError(Result, "hipArray3DGetDescriptor", PI_ERROR_INVALID_VALUE);
+    return PI_SUCCESS;
+  }
+  pi_result copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, stream::Stream S) override {
+    if (!hasImages())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    const char *Call = "hipMemcpy3DAsync";
+    if (const HipError Result = hip().ArrayCopy(Copy, StreamOrdinal, hipStream(S), &Call);
+        Result != HipSuccess)
+      return hipError(Result, Call);
+    return PI_SUCCESS;
+  }
+  pi_result createSurface(stream::ImageArray Array, uint64_t &Out) override {
+    if (!hasImages())
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (const HipError Result = hip().SurfaceCreate(Array, &Out); Result != HipSuccess)
+      return hipError(Result, "hipCreateSurfaceObject");
+    return PI_SUCCESS;
+  }
+  void destroySurface(uint64_t Surface) override {
+    if (hip().SurfaceDestroy != nullptr)
+      (void)hip().SurfaceDestroy(Surface);
   }
 
   pi_result allocateDevice(void *&Pointer, size_t Size) override {

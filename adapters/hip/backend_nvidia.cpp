@@ -15,6 +15,8 @@
 
 #include <dglink/support/log.h>
 
+#include <cstring>
+
 namespace dglink::hip {
 namespace {
 
@@ -235,6 +237,41 @@ HipError memGetAccess(const void *Start, int Ordinal, stream::VirtualAccess *Out
   return err(dglink::cuda::access(address(Start), Ordinal, *Out));
 }
 
+// Images: the CUDA adapter's arrays (cuda_image.cpp). The table is made before libcuda
+// is opened, so the device's limits say whether the calls are there (readImageLimits:
+// none without them), and the core never reaches the others then.
+HipError arrayCreate(const stream::ArrayShape &Shape, stream::ImageArray *Out) {
+  CUarray Array = nullptr;
+  const CUresult R = dglink::cuda::createArray(Shape, Array);
+  *Out = reinterpret_cast<stream::ImageArray>(Array);
+  return err(R);
+}
+HipError arrayDestroy(stream::ImageArray Array) {
+  return err(cu().cuArrayDestroy(reinterpret_cast<CUarray>(Array)));
+}
+HipError arrayDescribe(stream::ImageArray Array, stream::ArrayShape *Out) {
+  return err(dglink::cuda::describeArray(reinterpret_cast<CUarray>(Array), *Out));
+}
+HipError arrayCopy(const stream::ArrayCopy &Copy, int StreamOrdinal, HipStream S,
+                   const char **Call) {
+  const char *CudaCall = "cuMemcpy3DAsync";
+  const CUresult R = dglink::cuda::copyArray(Copy, StreamOrdinal, stream(S), CudaCall);
+  // HIP's names of the same copies.
+  *Call = std::strcmp(CudaCall, "cuMemcpy2DAsync") == 0       ? "hipMemcpy2DAsync"
+          : std::strcmp(CudaCall, "cuMemcpy3DPeerAsync") == 0 ? "hipMemcpy3DPeerAsync"
+                                                              : "hipMemcpy3DAsync";
+  return err(R);
+}
+HipError surfaceCreate(stream::ImageArray Array, uint64_t *Out) {
+  CUsurfObject Surface = 0;
+  const CUresult R = dglink::cuda::createSurface(reinterpret_cast<CUarray>(Array), Surface);
+  *Out = static_cast<uint64_t>(Surface);
+  return err(R);
+}
+HipError surfaceDestroy(uint64_t Surface) {
+  return err(cu().cuSurfObjectDestroy(static_cast<CUsurfObject>(Surface)));
+}
+
 // HIP's names for the codes it shares with CUDA; others get CUDA's name.
 const char *errorName(HipError E) {
   switch (E) {
@@ -349,6 +386,13 @@ HipApi makeTable() {
     Table.MemSetAccess = memSetAccess;
     Table.MemGetAccess = memGetAccess;
   }
+  Table.ImageLimits = dglink::cuda::readImageLimits;
+  Table.ArrayCreate = arrayCreate;
+  Table.ArrayDestroy = arrayDestroy;
+  Table.ArrayDescribe = arrayDescribe;
+  Table.ArrayCopy = arrayCopy;
+  Table.SurfaceCreate = surfaceCreate;
+  Table.SurfaceDestroy = surfaceDestroy;
   Table.ErrorName = errorName;
   Table.ErrorString = errorString;
   return Table;

@@ -156,6 +156,22 @@ struct HipApi {
   HipError (*MemSetAccess)(const void *Start, size_t Size, const std::vector<int> &Ordinals,
                            stream::VirtualAccess Access) = nullptr;
   HipError (*MemGetAccess)(const void *Start, int Ordinal, stream::VirtualAccess *Out) = nullptr;
+  // Images (the stream driver's image calls, dglink/stream/driver.h: hipArray3DCreate with
+  // the surface and layered flags, hipArrayDestroy, hipMemcpy2DAsync / 3DAsync / 3DPeerAsync,
+  // hipCreateSurfaceObject / hipDestroySurfaceObject) and the device's image limits. Null
+  // where the platform's entries are not wired: its devices then report no images.
+  // NVIDIA: the CUDA adapter's arrays (dglink::cuda). AMD: not wired (docs/hip.md, "Images").
+  void (*ImageLimits)(int Ordinal, stream::DeviceInfo::ImageLimits &Out) = nullptr;
+  HipError (*ArrayCreate)(const stream::ArrayShape &Shape, stream::ImageArray *Out) = nullptr;
+  HipError (*ArrayDestroy)(stream::ImageArray Array) = nullptr;
+  // hipArray3DGetDescriptor: what an array of the caller's is (HipErrorNotSupported where
+  // the library lacks it).
+  HipError (*ArrayDescribe)(stream::ImageArray Array, stream::ArrayShape *Out) = nullptr;
+  // Call: the HIP call made, for the message.
+  HipError (*ArrayCopy)(const stream::ArrayCopy &Copy, int StreamOrdinal, HipStream Stream,
+                        const char **Call) = nullptr;
+  HipError (*SurfaceCreate)(stream::ImageArray Array, uint64_t *Out) = nullptr;
+  HipError (*SurfaceDestroy)(uint64_t Surface) = nullptr;
   // hipGetErrorName / hipGetErrorString (never null).
   const char *(*ErrorName)(HipError Error) = nullptr;
   const char *(*ErrorString)(HipError Error) = nullptr;

@@ -136,9 +136,10 @@ public:
   // Images and samplers (image.cpp): clCreateImage, clCreateSamplerWithProperties.
   pi_result createImage(const char *Function, pi_mem_flags Flags, core::ImageDescription &Image,
                         void *Host, size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
+  // OpenCL's image states its format and sizes: the caller's description is not needed.
   pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
-                       core::ImageDescription &Image, size_t &Size,
-                       std::unique_ptr<core::MemImpl> &Impl) override;
+                       const core::ImageDescription *Declared, core::ImageDescription &Image,
+                       size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
   pi_result createSampler(const char *Function, const core::SamplerDescription &Description,
                           std::unique_ptr<core::SamplerImpl> &Impl) override;
   pi_result adoptSampler(const char *Function, uintptr_t Native, bool Owned,

@@ -141,8 +141,8 @@ pi_result ClContext::createImage(const char *Function, pi_mem_flags Flags,
 }
 
 pi_result ClContext::adoptImage(const char *Function, uintptr_t Native, bool Owned,
-                                core::ImageDescription &Image, size_t &Size,
-                                std::unique_ptr<core::MemImpl> &Impl) {
+                                const core::ImageDescription *, core::ImageDescription &Image,
+                                size_t &Size, std::unique_ptr<core::MemImpl> &Impl) {
   auto *Mem = reinterpret_cast<cl_mem>(Native);
   cl_mem_object_type Type = 0;
   cl_context Of = nullptr;

@@ -183,8 +183,8 @@ pi_result ContextImpl::createImage(const char *Function, pi_mem_flags, ImageDesc
                                    size_t &, std::unique_ptr<MemImpl> &) {
   return noImages(Function);
 }
-pi_result ContextImpl::adoptImage(const char *Function, uintptr_t, bool, ImageDescription &,
-                                  size_t &, std::unique_ptr<MemImpl> &) {
+pi_result ContextImpl::adoptImage(const char *Function, uintptr_t, bool, const ImageDescription *,
+                                  ImageDescription &, size_t &, std::unique_ptr<MemImpl> &) {
   return noImages(Function);
 }
 pi_result ContextImpl::createSampler(const char *Function, const SamplerDescription &,
@@ -239,13 +239,13 @@ pi_result createImage(const char *Function, pi_context Context, pi_mem_flags Fla
 }
 
 pi_result imageFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
-                          pi_mem *Out) {
+                          const ImageDescription *Declared, pi_mem *Out) {
   DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
   DGLINK_TRY(checkImageDevices(Function, *Context));
   ImageDescription Image;
   size_t Size = 0;
   std::unique_ptr<MemImpl> Impl;
-  DGLINK_TRY(Context->Impl->adoptImage(Function, Native, Owned, Image, Size, Impl));
+  DGLINK_TRY(Context->Impl->adoptImage(Function, Native, Owned, Declared, Image, Size, Impl));
   return makeImageHandle(*Context, PI_MEM_FLAGS_ACCESS_RW, nullptr, Image, Size, std::move(Impl),
                          Out);
 }

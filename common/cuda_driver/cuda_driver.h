@@ -88,7 +88,14 @@
   X(cuMemGetAccess)                                                                                \
   X(cuDeviceGetUuid)                                                                               \
   X(cuDeviceGetPCIBusId)                                                                           \
-  X(cuMemGetInfo)
+  X(cuMemGetInfo)                                                                                  \
+  X(cuArray3DCreate)                                                                               \
+  X(cuArrayDestroy)                                                                                \
+  X(cuArray3DGetDescriptor)                                                                        \
+  X(cuMemcpy3DAsync)                                                                               \
+  X(cuMemcpy3DPeerAsync)                                                                           \
+  X(cuSurfObjectCreate)                                                                            \
+  X(cuSurfObjectDestroy)
 
 namespace dglink::cuda {
 
@@ -104,6 +111,13 @@ struct CudaDriver {
            cuMemAddressFree != nullptr && cuMemCreate != nullptr && cuMemRelease != nullptr &&
            cuMemMap != nullptr && cuMemUnmap != nullptr && cuMemSetAccess != nullptr &&
            cuMemGetAccess != nullptr;
+  }
+
+  // True when the driver has what images need (arrays, their copies, surface objects).
+  bool hasImages() const {
+    return cuArray3DCreate != nullptr && cuArrayDestroy != nullptr && cuMemcpy2DAsync != nullptr &&
+           cuMemcpy3DAsync != nullptr && cuMemcpy3DPeerAsync != nullptr &&
+           cuSurfObjectCreate != nullptr && cuSurfObjectDestroy != nullptr;
   }
 
   // True when the driver can link PTX/cubin itself (cuLink*).

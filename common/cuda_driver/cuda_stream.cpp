@@ -46,6 +46,8 @@ public:
   pi_result deviceInfo(int Ordinal, stream::DeviceInfo &Info) override {
     if (const CUresult R = readDeviceInfo(Ordinal, Info); R != CUDA_SUCCESS)
       return cudaError(R, "cuDeviceGetAttribute");
+    // Images are this driver's (HIP's NVIDIA build reads the same device without them).
+    readImageLimits(Ordinal, Info.Images);
     return PI_SUCCESS;
   }
   const char *vendor() const override { return "NVIDIA Corporation"; }
@@ -205,6 +207,46 @@ public:
     return PI_SUCCESS;
   }
   void unregisterHost(void *Host) override { cu().cuMemHostUnregister(Host); }
+
+  pi_result createArray(const stream::ArrayShape &Shape, stream::ImageArray &Out) override {
+    CUarray Array = nullptr;
+    if (const CUresult R = cuda::createArray(Shape, Array); R != CUDA_SUCCESS)
+      // The sizes passed the device's limits; what the driver still refuses is a size.
+      return cudaError(R, "cuArray3DCreate",
+                       R == CUDA_ERROR_INVALID_VALUE   ? PI_ERROR_INVALID_IMAGE_SIZE
+                       : R == CUDA_ERROR_OUT_OF_MEMORY ? PI_ERROR_MEM_OBJECT_ALLOCATION_FAILURE
+                                                       : PI_ERROR_UNKNOWN);
+    Out = reinterpret_cast<stream::ImageArray>(Array);
+    return PI_SUCCESS;
+  }
+  void destroyArray(stream::ImageArray Array) override {
+    cu().cuArrayDestroy(reinterpret_cast<CUarray>(Array));
+  }
+  pi_result describeArray(stream::ImageArray Array, stream::ArrayShape &Out) override {
+    const CUresult R = cuda::describeArray(reinterpret_cast<CUarray>(Array), Out);
+    if (R == CUDA_ERROR_NOT_SUPPORTED)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (R != CUDA_SUCCESS)
+      return cudaError(R, "cuArray3DGetDescriptor", PI_ERROR_INVALID_VALUE);
+    return PI_SUCCESS;
+  }
+  pi_result copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, stream::Stream S) override {
+    const char *Call = "cuMemcpy3DAsync";
+    if (const CUresult R = cuda::copyArray(Copy, StreamOrdinal, stream(S), Call); R != CUDA_SUCCESS)
+      return cudaError(R, Call);
+    return PI_SUCCESS;
+  }
+  pi_result createSurface(stream::ImageArray Array, uint64_t &Out) override {
+    CUsurfObject Surface = 0;
+    if (const CUresult R = cuda::createSurface(reinterpret_cast<CUarray>(Array), Surface);
+        R != CUDA_SUCCESS)
+      return cudaError(R, "cuSurfObjectCreate");
+    Out = static_cast<uint64_t>(Surface);
+    return PI_SUCCESS;
+  }
+  void destroySurface(uint64_t Surface) override {
+    cu().cuSurfObjectDestroy(static_cast<CUsurfObject>(Surface));
+  }
   pi_result memoryGranularity(int Ordinal, bool Recommended, size_t &Out) override {
     if (const CUresult R = cuda::memoryGranularity(Ordinal, Recommended, Out); R != CUDA_SUCCESS)
       return cudaError(R, "cuMemGetAllocationGranularity");
@@ -462,6 +504,12 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
   Info.Arch = "sm_" + std::to_string(Info.ComputeMajor) + std::to_string(Info.ComputeMinor);
   Info.Version = std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
   return CUDA_SUCCESS;
+}
+
+CUcontext primaryContext(int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= MaxDevices)
+    return nullptr;
+  return Contexts[static_cast<size_t>(Ordinal)].load(std::memory_order_acquire);
 }
 
 CUresult makePrimaryCurrent(int Ordinal) {

@@ -54,6 +54,22 @@ CUresult access(CUdeviceptr Start, int Ordinal, stream::VirtualAccess &Out);
 // cuModuleLoadDataEx with the JIT's error and information logs appended to Log.
 CUresult loadModuleWithLog(CUmodule &Module, const void *Image, std::string &Log);
 
+// The primary context of the device with this ordinal, once retained (makePrimaryCurrent);
+// null before.
+CUcontext primaryContext(int Ordinal);
+
+// Images (cuda_image.cpp). The device's image limits (zero, Supported false, where the
+// driver lacks the array and surface calls); an array of Shape that kernels may also
+// use as a surface; a copy with arrays on stream S of the device with StreamOrdinal
+// (Call: the driver call made, for the message); a surface object over an array.
+void readImageLimits(int Ordinal, stream::DeviceInfo::ImageLimits &Out);
+CUresult createArray(const stream::ArrayShape &Shape, CUarray &Out);
+// What an array is (cuArray3DGetDescriptor); CUDA_ERROR_NOT_SUPPORTED where the driver
+// lacks the call, CUDA_ERROR_INVALID_VALUE for a format no image has.
+CUresult describeArray(CUarray Array, stream::ArrayShape &Out);
+CUresult copyArray(const stream::ArrayCopy &Copy, int StreamOrdinal, CUstream S, const char *&Call);
+CUresult createSurface(CUarray Array, CUsurfObject &Out);
+
 // The driver of the CUDA adapter.
 std::unique_ptr<stream::Driver> makeCudaStreamDriver();
 

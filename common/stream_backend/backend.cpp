@@ -36,6 +36,23 @@ void describeAtomics(bool Nvidia, const DeviceInfo &Info, core::DeviceAtomics &A
   }
 }
 
+// Images where the driver has them (image.cpp): its arrays' limits. An image of a buffer
+// is not made here, so its limit is the 1-D width UR's CUDA adapter reports for it. The
+// driver states no limit on image and sampler arguments (a kernel's parameters are
+// limited by their bytes), so these are UR's CUDA adapter's numbers.
+void describeImages(const DeviceInfo::ImageLimits &Limits, core::DeviceImages &Out) {
+  if (!Limits.Supported)
+    return;
+  Out.Supported = true;
+  Out.Max2D[0] = Limits.Max2D[0];
+  Out.Max2D[1] = Limits.Max2D[1];
+  for (int I = 0; I < 3; ++I)
+    Out.Max3D[I] = Limits.Max3D[I];
+  Out.MaxBufferSize = Limits.Width1D;
+  Out.MaxArraySize = Limits.Layers;
+  Out.MaxReadArgs = Out.MaxWriteArgs = Out.MaxReadWriteArgs = Out.MaxSamplers = 128;
+}
+
 // Limits, memory and vector widths from what the driver states (DeviceInfo).
 void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &Out) {
   const bool Nvidia = std::strcmp(D.target(), PI_DEVICE_BINARY_TARGET_NVPTX64) == 0;
@@ -88,6 +105,7 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
     Out.VectorWidths.Preferred[I] = Out.VectorWidths.Native[I] = 1;
   Out.RuntimeVersion = Info.Version;
   describeAtomics(Nvidia, Info, Out.Atomics);
+  describeImages(Info.Images, Out.Images);
 }
 
 void describe(Driver &D, const DeviceInfo &Info, const std::string &DriverVersion,

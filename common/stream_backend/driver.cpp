@@ -56,6 +56,20 @@ pi_result Driver::access(const void * /*Start*/, int /*Ordinal*/, VirtualAccess 
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }
 
+pi_result Driver::createArray(const ArrayShape & /*Shape*/, ImageArray & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+void Driver::destroyArray(ImageArray /*Array*/) {}
+pi_result Driver::describeArray(ImageArray /*Array*/, ArrayShape & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::copyArray(const ArrayCopy & /*Copy*/, int /*StreamOrdinal*/, Stream /*S*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::createSurface(ImageArray /*Array*/, uint64_t & /*Out*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+void Driver::destroySurface(uint64_t /*Surface*/) {}
 pi_result Driver::copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
                          size_t Height, Stream S) {
   for (size_t Row = 0; Row < Height; ++Row) {

@@ -357,6 +357,7 @@ pi_result StreamKernel::setArgument(const char *Function, pi_uint32 Index, size_
   Argument.Storage.assign((Size + 7) / 8, 0);
   std::memcpy(Argument.Storage.data(), Value, Size);
   Argument.LocalBytes = 0;
+  Argument.ImageOrdinal = -1;
   Argument.Set = true;
   return PI_SUCCESS;
 }
@@ -382,11 +383,22 @@ pi_result StreamKernel::setLocalArgument(const char *Function, pi_uint32 Index, 
   KernelArgument &Argument = Arguments[Index];
   Argument.Storage.assign(1, 0);
   Argument.LocalBytes = Size;
+  Argument.ImageOrdinal = -1;
   Argument.Set = true;
   return PI_SUCCESS;
 }
 
+// A buffer is its device address; an image the surface object over its array (DPC++'s
+// form of an image argument on CUDA), valid on the array's device only (checkImagesOn).
 pi_result StreamKernel::setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) {
+  if (Buffer != nullptr && Buffer->Image) {
+    auto &Image = static_cast<StreamImage &>(*Buffer->Impl);
+    uint64_t Surface = 0;
+    DGLINK_TRY(Image.surface(Function, Surface));
+    DGLINK_TRY(setArgument(Function, Index, sizeof(Surface), &Surface));
+    Arguments[Index].ImageOrdinal = Image.Ordinal;
+    return PI_SUCCESS;
+  }
   void *Pointer = Buffer != nullptr ? static_cast<StreamMem &>(*Buffer->Impl).Pointer : nullptr;
   return setArgument(Function, Index, sizeof(Pointer), &Pointer);
 }

@@ -309,6 +309,7 @@ pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape
   unsigned Block[3];
   unsigned Grid[3];
   DGLINK_TRY(grid(Shape, Impl, streamDevice(*Queue.Device).Info, Block, Grid));
+  DGLINK_TRY(Impl.checkImagesOn(On.Ordinal, *Queue.Device));
   LaunchArguments Arguments;
   DGLINK_TRY(Impl.collect(Shape, Arguments));
   if (Arguments.DynamicSharedBytes != 0) {
@@ -381,6 +382,36 @@ pi_result StreamQueue::writeRect(core::MemImpl &Buffer, const void *Src, const c
 pi_result StreamQueue::copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
                                 const core::Enqueue &Request) {
   return rect(pointerOf(Dst), pointerOf(Src), Rect, Request);
+}
+
+// Image commands: the driver's copies with arrays (image.cpp).
+pi_result StreamQueue::readImage(const char *, void *Dst, core::MemImpl &Image,
+                                 const core::ImageRegion &Region, const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    DGLINK_TRY(copyImageLinear(static_cast<const StreamImage &>(Image), Region,
+                               static_cast<char *>(Dst), false, On.Ordinal, Handle));
+    return complete(driver(), Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::writeImage(const char *, core::MemImpl &Image, const void *Src,
+                                  const core::ImageRegion &Region, const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    // The driver only reads the caller's pixels.
+    DGLINK_TRY(copyImageLinear(static_cast<const StreamImage &>(Image), Region,
+                               const_cast<char *>(static_cast<const char *>(Src)), true, On.Ordinal,
+                               Handle));
+    return complete(driver(), Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::copyImage(const char *, core::MemImpl &Src, core::MemImpl &Dst,
+                                 const core::ImageRegion &Region, const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    DGLINK_TRY(copyImageToImage(static_cast<const StreamImage &>(Src),
+                                static_cast<const StreamImage &>(Dst), Region, On.Ordinal, Handle));
+    return complete(driver(), Handle, Done, Request.Blocking);
+  });
 }
 
 } // namespace dglink::stream

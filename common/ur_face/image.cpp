@@ -112,8 +112,9 @@ ur_result_t urMemImageCreate(ur_context_handle_t hContext, ur_mem_flags_t flags,
 }
 DGLINK_UR_CATCH_ALL
 
-// The driver's image; its format and size are the driver's (the caller's description is
-// not compared with them).
+// The driver's image; its format and size are the driver's where the driver states them
+// (OpenCL: the caller's description is not compared with them); where it does not (CUDA's
+// arrays) the backend takes the caller's, checked against what the driver states.
 ur_result_t urMemImageCreateWithNativeHandle(ur_native_handle_t hNativeMem,
                                              ur_context_handle_t hContext,
                                              const ur_image_format_t *pImageFormat,
@@ -125,8 +126,11 @@ ur_result_t urMemImageCreateWithNativeHandle(ur_native_handle_t hNativeMem,
   DGLINK_UR_NOT_NULL_POINTER(pImageDesc);
   DGLINK_UR_NOT_NULL_POINTER(phMem);
   const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  core::ImageDescription Declared;
+  const bool Valid = imageOf(__func__, *pImageFormat, *pImageDesc, Declared) == UR_RESULT_SUCCESS;
   pi_mem Mem = nullptr;
-  DGLINK_UR_TRY(core::imageFromNative(__func__, hNativeMem, core(hContext), Owned, &Mem));
+  DGLINK_UR_TRY(core::imageFromNative(__func__, hNativeMem, core(hContext), Owned,
+                                      Valid ? &Declared : nullptr, &Mem));
   *phMem = face(Mem);
   return UR_RESULT_SUCCESS;
 }

@@ -214,7 +214,8 @@ TEST_P(DeviceInfo, LimitsAgree) {
   Scalar(PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT, Width);
   EXPECT_GE(Width, 1u);
   // PI has no image entry points: none through PI. Through UR images are served where the
-  // driver has them (OpenCL; conformance/ur_face/images.cpp checks them).
+  // driver has them (OpenCL, CUDA, HIP on NVIDIA; conformance/ur_face/images.cpp checks
+  // them).
   pi_bool Images = PI_TRUE;
   Scalar(PI_DEVICE_INFO_IMAGE_SUPPORT, Images);
   if (!throughUnifiedRuntime()) {

@@ -194,9 +194,10 @@ TEST_P(UrDeviceInfo, EveryMandatoryQueryIsAnswered) {
   }
 }
 
-// Images are served where the driver has them (OpenCL): every image limit is then the
-// driver's (not 0; ur_face/images.cpp compares them with clGetDeviceInfo), elsewhere the
-// device says it has none and every limit is 0 to match.
+// Images are served where the driver has them (OpenCL, CUDA and HIP's NVIDIA platform):
+// every image limit is then the driver's (not 0; ur_face/images.cpp compares them with
+// clGetDeviceInfo or cuDeviceGetAttribute), elsewhere the device says it has none and every
+// limit is 0 to match.
 TEST_P(UrDeviceInfo, ImageLimitsMatchImageSupport) {
   const bool Images = value<ur_bool_t>(UR_DEVICE_INFO_IMAGE_SUPPORT) != 0;
   EXPECT_FALSE(value<ur_bool_t>(UR_DEVICE_INFO_IMAGE_SRGB));

@@ -450,11 +450,13 @@ public:
   virtual pi_result createImage(const char *Function, pi_mem_flags Flags, ImageDescription &Image,
                                 void *Host, size_t &Size, std::unique_ptr<MemImpl> &Impl);
   // The driver's image Native (urMemImageCreateWithNativeHandle), of this context (else
-  // PI_ERROR_INVALID_CONTEXT); Image and Size filled from the driver. Owned as for
-  // adoptQueue.
+  // PI_ERROR_INVALID_CONTEXT); Image and Size filled from the driver. Declared is the
+  // caller's description (null where the face has none, or it is not valid), for a
+  // driver whose image does not state its format (CUDA's arrays): such a backend checks
+  // it against what the driver does state. Owned as for adoptQueue.
   virtual pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
-                               ImageDescription &Image, size_t &Size,
-                               std::unique_ptr<MemImpl> &Impl);
+                               const ImageDescription *Declared, ImageDescription &Image,
+                               size_t &Size, std::unique_ptr<MemImpl> &Impl);
   virtual pi_result createSampler(const char *Function, const SamplerDescription &Description,
                                   std::unique_ptr<SamplerImpl> &Impl);
   // The driver's sampler Native, of this context; Description filled from the driver.
@@ -607,8 +609,9 @@ pi_result usmContextCopy(const char *Function, pi_context Context, void *Dst, co
 // Flags: one access flag and PI_MEM_FLAGS_HOST_PTR_COPY or _USE (Host given exactly then).
 pi_result createImage(const char *Function, pi_context Context, pi_mem_flags Flags,
                       const ImageDescription &Image, void *Host, pi_mem *Out);
+// Declared: the caller's description of the native image, or null (ContextImpl::adoptImage).
 pi_result imageFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
-                          pi_mem *Out);
+                          const ImageDescription *Declared, pi_mem *Out);
 // Origin and Region in pixels (x, y, z); RowPitch and SlicePitch of the host memory in
 // bytes, 0 for tight. A region outside the image, an empty one, or one that addresses a
 // dimension the image has not (origin not 0, region not 1 there) is

@@ -143,6 +143,21 @@ public:
   pi_result setAccess(const char *Function, const void *Start, size_t Size,
                       core::VirtualAccess Access) override;
   pi_result access(const char *Function, const void *Start, core::VirtualAccess &Out) override;
+  // Images and samplers (image.cpp): an image is the driver's array on the context's
+  // first device; a sampler is its description alone (DPC++'s 32-bit word, passed to
+  // kernels by value).
+  pi_result createImage(const char *Function, pi_mem_flags Flags, core::ImageDescription &Image,
+                        void *Host, size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
+  // The caller's array, as the context's first device's, with the caller's description
+  // (an array does not state its channel order, nor UNORM from UNSIGNED).
+  pi_result adoptImage(const char *Function, uintptr_t Native, bool Owned,
+                       const core::ImageDescription *Declared, core::ImageDescription &Image,
+                       size_t &Size, std::unique_ptr<core::MemImpl> &Impl) override;
+  pi_result createSampler(const char *Function, const core::SamplerDescription &Description,
+                          std::unique_ptr<core::SamplerImpl> &Impl) override;
+  pi_result adoptSampler(const char *Function, uintptr_t Native, bool Owned,
+                         core::SamplerDescription &Description,
+                         std::unique_ptr<core::SamplerImpl> &Impl) override;
 
   // The primary context of a context of one device; a context of several has no one
   // driver context.
@@ -225,6 +240,13 @@ public:
                       const core::Enqueue &Request) override;
   pi_result copyRect(core::MemImpl &Src, core::MemImpl &Dst, const core::RectCopy &Rect,
                      const core::Enqueue &Request) override;
+  // Image commands (image.cpp): the driver's copies with arrays.
+  pi_result readImage(const char *Function, void *Dst, core::MemImpl &Image,
+                      const core::ImageRegion &Region, const core::Enqueue &Request) override;
+  pi_result writeImage(const char *Function, core::MemImpl &Image, const void *Src,
+                       const core::ImageRegion &Region, const core::Enqueue &Request) override;
+  pi_result copyImage(const char *Function, core::MemImpl &Src, core::MemImpl &Dst,
+                      const core::ImageRegion &Region, const core::Enqueue &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Handle, Out); }
 
   // Starts the queue's clock (a profiling queue, once, at creation).
@@ -266,6 +288,45 @@ public:
   void *Pointer;
   Owns Ownership;
   void *Host = nullptr; // the registered memory (Owns::Registration)
+};
+
+// An image (UR's urMemImageCreate): the driver's array, made on one device of the
+// context (its first), and the surface object over it that kernels get (made on the
+// first image argument, kept while the image lives).
+class StreamImage final : public core::MemImpl {
+public:
+  StreamImage(int TheOrdinal, ImageArray TheArray, const core::ImageDescription &TheImage,
+              bool TheOwnsArray = true)
+      : Ordinal(TheOrdinal), Array(TheArray), Image(TheImage), OwnsArray(TheOwnsArray) {}
+  ~StreamImage() override;
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Array, Out); }
+  // The surface object over the array; Function names the call in a failure's message.
+  pi_result surface(const char *Function, uint64_t &Out);
+  const int Ordinal; // whose context made the array
+  const ImageArray Array;
+  const core::ImageDescription Image; // its layout: type, sizes, ElementSize
+  const bool OwnsArray;               // false: the caller's array, left to the caller
+
+private:
+  std::mutex SurfaceMutex;
+  uint64_t Surface = 0; // guarded by SurfaceMutex; 0: none made yet
+};
+
+// The driver's copies of an image command (image.cpp), on stream S of the device with
+// this ordinal (current): between Image and host or device memory at Linear (the box's
+// first pixel; ToImage: a write), or between two images of one format (checked).
+pi_result copyImageLinear(const StreamImage &Image, const core::ImageRegion &Region, char *Linear,
+                          bool ToImage, int Ordinal, Stream S);
+pi_result copyImageToImage(const StreamImage &From, const StreamImage &To,
+                           const core::ImageRegion &Region, int Ordinal, Stream S);
+
+// A sampler: DPC++'s word for it (as UR's CUDA adapter passes it): bit 0 normalized
+// coordinates, bit 1 the filter mode, bits 2-4 the addressing mode, in UR's numbering.
+class StreamSampler final : public core::SamplerImpl {
+public:
+  explicit StreamSampler(uint32_t TheWord) : Word(TheWord) {}
+  bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Word, Out); }
+  const uint32_t Word;
 };
 
 // Physical memory of one device (UR's urPhysicalMemCreate): the driver's handle, given
@@ -313,6 +374,8 @@ struct KernelArgument {
   bool Set = false;
   std::vector<uint64_t> Storage;
   size_t LocalBytes = 0; // non-zero: a local-memory argument of this many bytes
+  // An image argument: the device whose array (and surface object) it is, -1 otherwise.
+  int ImageOrdinal = -1;
 };
 
 // What a launch passes: a pointer to each argument's value, the offsets of the local
@@ -351,6 +414,12 @@ public:
   pi_result setBufferArgument(const char *Function, pi_uint32 Index, _pi_mem *Buffer) override;
   // A local-memory argument of Size bytes (setArgument with a null value).
   pi_result setLocalArgument(const char *Function, pi_uint32 Index, size_t Size);
+  // A sampler: its 32-bit word by value (StreamSampler).
+  pi_result setSamplerArgument(const char *Function, pi_uint32 Index,
+                               core::Sampler &Value) override;
+  // Whether every image argument's array is of the device with this ordinal (a kernel on
+  // another device of the context cannot reach it); the failure names Device.
+  pi_result checkImagesOn(int Ordinal, const _pi_device &Device) const;
   pi_result properties(const _pi_device &Device, core::KernelDeviceProperties &Out) const override;
   // A non-zero offset needs the offset entry point on every device, and 32-bit offsets.
   pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,

@@ -61,6 +61,57 @@ struct DeviceInfo {
   int MemoryClockKHz = 0;
   int MemoryBusWidthBits = 0;
   int RegistersPerBlock = 0;
+  // Images (arrays the driver lays out itself: Driver's image calls), where the driver
+  // serves them; the largest of each kind in pixels (what both its textures and its
+  // surfaces take), layers of a layered array.
+  struct ImageLimits {
+    bool Supported = false;
+    size_t Width1D = 0;
+    size_t Max2D[2] = {0, 0};
+    size_t Max3D[3] = {0, 0, 0};
+    size_t Layers = 0; // of a layered 1-D or 2-D array, whichever allows fewer
+  } Images;
+};
+
+// Images: arrays of pixels the driver lays out itself (CUDA arrays), 1-D, 2-D, 3-D or
+// layered, one device's each (made in its primary context).
+using ImageArray = struct ImageArrayOpaque *;
+// What one channel of a pixel is in the driver's array (normalisation is how a kernel
+// reads it, not how the array holds it).
+enum class ArrayElement {
+  Unsigned8,
+  Unsigned16,
+  Unsigned32,
+  Signed8,
+  Signed16,
+  Signed32,
+  Half,
+  Float
+};
+struct ArrayShape {
+  ArrayElement Element = ArrayElement::Unsigned8;
+  unsigned Channels = 4; // 1, 2 or 4
+  // In pixels; Height 0 for a 1-D (layered or not) array, Depth 0 for 1-D and 2-D ones,
+  // the number of layers for a layered one.
+  size_t Width = 0, Height = 0, Depth = 0;
+  bool Layered = false;
+};
+// One side of a copy with an array: the array (Offset in bytes along a row, then rows,
+// then slices or layers), or linear memory at Pointer that the driver reaches by address
+// (host or device), Pitch bytes a row and Rows rows a slice.
+struct ArraySide {
+  ImageArray Array = nullptr;
+  int Ordinal = 0; // the device whose context made Array
+  size_t Offset[3] = {0, 0, 0};
+  void *Pointer = nullptr;
+  size_t Pitch = 0, Rows = 0;
+};
+// WidthBytes x Height rows x Depth slices between two sides, at least one an array.
+// Volume: an array involved is 3-D or layered (the driver's 3-D copy); else Depth is 1.
+struct ArrayCopy {
+  ArraySide Src, Dst;
+  size_t WidthBytes = 0, Height = 1, Depth = 1;
+  bool Volume = false;
 };
 
 // What a device may do with a mapped virtual range.
@@ -195,6 +246,24 @@ public:
   virtual pi_result setAccess(const void *Start, size_t Size, const std::vector<int> &Ordinals,
                               VirtualAccess Access);
   virtual pi_result access(const void *Start, int Ordinal, VirtualAccess &Out);
+
+  // ---- Images, where DeviceInfo::Images says the device has them; by default
+  // PI_ERROR_UNSUPPORTED_FEATURE (no message). Called with the array's device's context
+  // current.
+  // An array of Shape, which kernels may also load from and store to (a surface).
+  // PI_ERROR_INVALID_IMAGE_SIZE where the driver refuses its size.
+  virtual pi_result createArray(const ArrayShape &Shape, ImageArray &Out);
+  virtual void destroyArray(ImageArray Array);
+  // What Array is (an array of the caller's: urMemImageCreateWithNativeHandle);
+  // PI_ERROR_INVALID_VALUE where it is no array of the driver's.
+  virtual pi_result describeArray(ImageArray Array, ArrayShape &Out);
+  // Copy on stream S of device StreamOrdinal (current); an array of another device is
+  // reached peer to peer.
+  virtual pi_result copyArray(const ArrayCopy &Copy, int StreamOrdinal, Stream S);
+  // The driver's surface object over Array, for a kernel's image argument (DPC++'s form:
+  // a 64-bit handle by value); given back with destroySurface.
+  virtual pi_result createSurface(ImageArray Array, uint64_t &Out);
+  virtual void destroySurface(uint64_t Surface);
 
   // ---- Modules and kernels.
   // Loads a loadable image; a failure is PI_ERROR_BUILD_PROGRAM_FAILURE, and Log gets
