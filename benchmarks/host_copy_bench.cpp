@@ -11,8 +11,8 @@
 // (aggregate GB/s copied), slowest_caller (the slowest caller's time over the fastest's
 // in an iteration, median: 1.0 is a fair share) and helpers (workers per pool copy,
 // mean). DGLINK_BENCH_HOST_COPY_ITERATIONS sets the iterations (default 20).
-#include <dglink/stream/copy_engine.h>
-#include <dglink/stream/host_copy.h>
+#include <dglink/host_copy/host_copy.h>
+#include <dglink/host_copy/tuning.h>
 
 #include "dglink_timing.h"
 
@@ -37,8 +37,8 @@ namespace {
 using dglink::bench::Clock;
 using dglink::bench::median;
 using dglink::bench::seconds;
-using dglink::stream::CopyTuning;
-using dglink::stream::HostCopyPool;
+using dglink::host_copy::CopyTuning;
+using dglink::host_copy::HostCopyPool;
 
 enum class Way { Pool, PoolOld, Alone };
 
@@ -74,7 +74,7 @@ void copyOnce(Caller &C, HostCopyPool *Pool, bool IsRead, const CopyTuning &Tuni
   const bool Streaming = !IsRead;
   if (Pool == nullptr) {
     if (Streaming)
-      dglink::stream::copyNonTemporal(C.To.data(), C.From.data(), Size);
+      dglink::host_copy::copyNonTemporal(C.To.data(), C.From.data(), Size);
     else
       std::memcpy(C.To.data(), C.From.data(), Size);
     return;
@@ -90,7 +90,7 @@ void copyOnce(Caller &C, HostCopyPool *Pool, bool IsRead, const CopyTuning &Tuni
 }
 
 void run(benchmark::State &State, Way How, bool IsRead, size_t Size, unsigned CallerCount) {
-  const CopyTuning &Tuning = dglink::stream::copyTuning();
+  const CopyTuning &Tuning = dglink::host_copy::copyTuning();
   std::unique_ptr<HostCopyPool> Pool;
   if (How == Way::Pool)
     Pool = std::make_unique<HostCopyPool>(Tuning.poolThreads(), Tuning.SpinMicroseconds,
@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
-  const CopyTuning &Tuning = dglink::stream::copyTuning();
+  const CopyTuning &Tuning = dglink::host_copy::copyTuning();
   const unsigned Cores = cores();
   benchmark::AddCustomContext("cores", std::to_string(Cores));
   benchmark::AddCustomContext("pool_threads", std::to_string(Tuning.poolThreads()));
@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
   benchmark::AddCustomContext("write_threads", std::to_string(Tuning.Threads));
   benchmark::AddCustomContext("spin_us", std::to_string(Tuning.SpinMicroseconds));
   benchmark::AddCustomContext("share_window_us", std::to_string(Tuning.ShareWindowMicroseconds));
-  benchmark::AddCustomContext("streaming_stores", dglink::stream::nonTemporalKind());
+  benchmark::AddCustomContext("streaming_stores", dglink::host_copy::nonTemporalKind());
   std::vector<unsigned> Counts;
   for (unsigned C = 1; C <= Cores; C *= 2)
     Counts.push_back(C);

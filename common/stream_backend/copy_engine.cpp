@@ -5,78 +5,11 @@
 #include <dglink/support/log.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <string>
-#include <thread>
-
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 namespace dglink::stream {
 namespace {
-
-// A knob's value in [Min, Max], or Default with a warning that names the knob, its text
-// and what it must be.
-size_t envSize(const char *Name, size_t Default, size_t Min = 1,
-               size_t Max = std::numeric_limits<size_t>::max()) {
-  const char *Text = std::getenv(Name);
-  if (Text == nullptr || *Text == '\0')
-    return Default;
-  size_t Value = 0;
-  std::string Problem;
-  if (!parseKnob(Text, Min, Max, Value, Problem)) {
-    logger().warn("copy engine: ignoring {}='{}' ({}); using {}", Name, Text, Problem, Default);
-    return Default;
-  }
-  return Value;
-}
-
-bool envFlag(const char *Name, bool Default) {
-  const char *Text = std::getenv(Name);
-  if (Text == nullptr || *Text == '\0')
-    return Default;
-  if (!std::strcmp(Text, "0") || !std::strcmp(Text, "off") || !std::strcmp(Text, "false"))
-    return false;
-  if (!std::strcmp(Text, "1") || !std::strcmp(Text, "on") || !std::strcmp(Text, "true"))
-    return true;
-  logger().warn("copy engine: ignoring {}='{}' (use 0 or 1); using {}", Name, Text,
-                Default ? 1 : 0);
-  return Default;
-}
-
-// The cores this process may run on (its affinity mask, so a process pinned to a few
-// cores does not start threads for all of them), else the machine's.
-unsigned usableCores() {
-#if defined(__linux__)
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  if (sched_getaffinity(0, sizeof(Set), &Set) == 0) {
-    const int Count = CPU_COUNT(&Set);
-    if (Count > 0)
-      return static_cast<unsigned>(Count);
-  }
-#endif
-  return std::max(std::thread::hardware_concurrency(), 1U);
-}
-
-// Half the cores, at most 8: on a 16-core host 8 threads copy 1 MiB into pinned memory
-// in 13-15 us where one takes 31-48 (docs/stream-backend.md).
-unsigned defaultThreads() { return std::clamp(usableCores() / 2, 1U, 8U); }
-
-// Up to 16 cores, the cores but one (15 on the H100 host: 15 threads read 1 MiB in 42 us
-// and 4 MiB in 131 where 8 took 51 and 157); above, half the cores, at most 31 (the 4xH200
-// host, 64 cores: 31 threads read 4 MiB in 124 us where 15 took 160, and four reads to
-// four GPUs at once moved 61-70 GB/s against 55-61; docs/stream-backend.md).
-unsigned defaultReadThreads() {
-  const unsigned Cores = usableCores();
-  if (Cores <= 16)
-    return std::clamp(Cores > 1 ? Cores - 1 : 1U, 1U, 15U);
-  return std::clamp(Cores / 2, 15U, 31U);
-}
 
 // From this size on the bounce buffer is filled with streaming stores. Below it they
 // cost more than they save: on the H100 host a 16 KiB write took 11.6-13.0 us with them
@@ -126,83 +59,6 @@ uint32_t patternValue(const void *Pattern, size_t Size) {
   return Word;
 }
 
-bool parseKnob(const char *Text, size_t Min, size_t Max, size_t &Value, std::string &Problem) {
-  if (Text == nullptr || *Text == '\0') {
-    Problem = "empty";
-    return false;
-  }
-  for (const char *C = Text; *C != '\0'; ++C)
-    if (*C < '0' || *C > '9') {
-      Problem = fmt::format("not a non-negative integer; use {}..{}", Min, Max);
-      return false;
-    }
-  errno = 0;
-  char *End = nullptr;
-  const unsigned long long Parsed = std::strtoull(Text, &End, 10);
-  if (errno == ERANGE || Parsed > Max || Parsed < Min) {
-    Problem = fmt::format("out of range; use {}..{}", Min, Max);
-    return false;
-  }
-  Value = static_cast<size_t>(Parsed);
-  return true;
-}
-
-CopyTuning copyTuningFromEnvironment() {
-  constexpr size_t KiB = 1024;
-  constexpr size_t GiB = size_t{1} << 30;
-  CopyTuning T;
-  T.Threads = defaultThreads();
-  T.ReadThreads = defaultReadThreads();
-  T.SmallBytes = envSize("DGLINK_COPY_STAGING_BYTES", T.SmallBytes, 1, GiB);
-  T.ChunkBytes = envSize("DGLINK_COPY_CHUNK_BYTES", T.ChunkBytes, 4 * KiB, GiB);
-  T.MinChunkBytes =
-      std::min(envSize("DGLINK_COPY_MIN_CHUNK_BYTES", T.MinChunkBytes, 4 * KiB, GiB), T.ChunkBytes);
-  T.Slots = static_cast<unsigned>(envSize("DGLINK_COPY_STAGING_SLOTS", T.Slots, 1, 16));
-  T.Pipeline = envFlag("DGLINK_COPY_PIPELINE", T.Pipeline);
-  T.SmallWriteFill = envFlag("DGLINK_COPY_SMALL_WRITE_FILL", T.SmallWriteFill);
-  T.AsyncRing = envFlag("DGLINK_COPY_ASYNC_RING", T.AsyncRing);
-  T.RingBytes = envSize("DGLINK_COPY_RING_BYTES", T.RingBytes, 4 * KiB, GiB);
-  T.RingSegments =
-      static_cast<unsigned>(envSize("DGLINK_COPY_RING_SEGMENTS", T.RingSegments, 2, 64));
-  T.Threads = static_cast<unsigned>(envSize("DGLINK_COPY_THREADS", T.Threads, 1, 64));
-  T.ReadThreads = static_cast<unsigned>(envSize("DGLINK_COPY_READ_THREADS", T.ReadThreads, 1, 64));
-  T.PoolThreads = static_cast<unsigned>(envSize("DGLINK_COPY_POOL_THREADS", T.PoolThreads, 0, 256));
-  T.ParallelBytes = envSize("DGLINK_COPY_PARALLEL_BYTES", T.ParallelBytes, 4 * KiB, GiB);
-  T.PieceBytes = envSize("DGLINK_COPY_PIECE_BYTES", T.PieceBytes, 1 * KiB, GiB);
-  T.SpinMicroseconds =
-      static_cast<unsigned>(envSize("DGLINK_COPY_SPIN_US", T.SpinMicroseconds, 0, 100000));
-  T.ShareWindowMicroseconds = static_cast<unsigned>(
-      envSize("DGLINK_COPY_SHARE_WINDOW_US", T.ShareWindowMicroseconds, 0, 1000000));
-  T.WriteChunkBytes = envSize("DGLINK_COPY_WRITE_CHUNK_BYTES", T.WriteChunkBytes, 4 * KiB, GiB);
-  T.ReadChunkBytes = envSize("DGLINK_COPY_READ_CHUNK_BYTES", T.ReadChunkBytes, 4 * KiB, GiB);
-  T.NonTemporal = envFlag("DGLINK_COPY_NONTEMPORAL", T.NonTemporal);
-  T.ReadNonTemporal = envFlag("DGLINK_COPY_READ_NONTEMPORAL", T.ReadNonTemporal);
-  T.StagingLimitBytes = envSize("DGLINK_COPY_POOL_BYTES", T.StagingLimitBytes, 64 * KiB, 16 * GiB);
-  T.AsyncPool = envFlag("DGLINK_COPY_ASYNC_POOL", T.AsyncPool);
-  T.StagedNonBlockingReads =
-      envFlag("DGLINK_COPY_STAGED_NONBLOCKING_READS", T.StagedNonBlockingReads);
-  T.PinnedCheckBytes = envSize("DGLINK_COPY_PINNED_CHECK_BYTES", T.PinnedCheckBytes, 0,
-                               std::numeric_limits<size_t>::max());
-  T.UsmBytes = envSize("DGLINK_COPY_USM_BYTES", T.UsmBytes, 0, std::numeric_limits<size_t>::max());
-  logger().debug(
-      "copy engine: staging {} B, chunks {}..{} B x {} slots, pipeline {}, fill {}, "
-      "ring {} B / {} segments ({}); {} / {} threads (writes / reads, pool {}) from {} B "
-      "(pieces >= {} B, spin {} us, share window {} us, "
-      "chunks {} / {} B, streaming stores {} / {}: {}), pool {} B ({}), pinned check from {} B, "
-      "staged non-blocking reads {}, USM copies from {} B",
-      T.SmallBytes, T.MinChunkBytes, T.ChunkBytes, T.Slots, T.Pipeline, T.SmallWriteFill,
-      T.RingBytes, T.RingSegments, T.AsyncRing, T.Threads, T.ReadThreads, T.poolThreads(),
-      T.ParallelBytes, T.PieceBytes, T.SpinMicroseconds, T.ShareWindowMicroseconds,
-      T.WriteChunkBytes, T.ReadChunkBytes, T.NonTemporal, T.ReadNonTemporal, nonTemporalKind(),
-      T.StagingLimitBytes, T.AsyncPool, T.PinnedCheckBytes, T.StagedNonBlockingReads, T.UsmBytes);
-  return T;
-}
-
-const CopyTuning &copyTuning() {
-  static const CopyTuning Tuning = copyTuningFromEnvironment();
-  return Tuning;
-}
-
 pi_result CopyEngine::reserve(Driver &D, PinnedBuffer &Buffer, size_t Size) {
   if (Buffer.Size >= Size)
     return PI_SUCCESS;
@@ -234,7 +90,7 @@ void CopyEngine::hostCopy(void *Dst, const void *Src, size_t Count, bool Streami
     Pool.copy(Dst, Src, Count, Tuning.PieceBytes, Streaming,
               IsRead ? Tuning.ReadThreads : Tuning.Threads);
   else if (Streaming)
-    copyNonTemporal(Dst, Src, Count);
+    host_copy::copyNonTemporal(Dst, Src, Count);
   else
     std::memcpy(Dst, Src, Count);
 }
@@ -316,7 +172,7 @@ pi_result CopyEngine::writeStaged(Driver &D, Stream S, char *Dst, const void *Sr
   // Streaming stores from 32 KiB on leave clean lines for the DMA (H100 host, 64 KiB:
   // 11.9 us against 13.8 with memcpy; below 32 KiB they cost more than they save).
   if (Tuning.NonTemporal && Count >= StreamingBounceBytes)
-    copyNonTemporal(BlockingBuffer.Data, Src, Count);
+    host_copy::copyNonTemporal(BlockingBuffer.Data, Src, Count);
   else
     std::memcpy(BlockingBuffer.Data, Src, Count);
   DGLINK_TRY(D.copyToDevice(Dst, BlockingBuffer.Data, Count, S));

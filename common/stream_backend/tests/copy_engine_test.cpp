@@ -3,8 +3,8 @@
 // flight, and the knobs' parsing; over a driver whose streams run late (fake_driver.h).
 #include "fake_driver.h"
 
+#include <dglink/host_copy/host_copy.h>
 #include <dglink/stream/copy_engine.h>
-#include <dglink/stream/host_copy.h>
 
 #include <gtest/gtest.h>
 
@@ -19,9 +19,9 @@
 
 namespace {
 
+using dglink::host_copy::CopyTuning;
+using dglink::host_copy::HostCopyPool;
 using dglink::stream::CopyEngine;
-using dglink::stream::CopyTuning;
-using dglink::stream::HostCopyPool;
 using dglink::stream::HostMemory;
 using dglink::stream::Stream;
 using dglink::stream::testing::FakeDriver;
@@ -55,13 +55,15 @@ void checkCopy(size_t Count, size_t DstShift, size_t SrcShift, CopyFunction &&Co
 TEST(CopyNonTemporal, EverySizeAndAlignment) {
   for (size_t Count = 0; Count <= 700; ++Count)
     for (size_t DstShift : {0, 1, 7, 16, 31, 33, 63})
-      checkCopy(Count, DstShift, (Count * 7) % 64,
-                [](void *D, const void *S, size_t N) { dglink::stream::copyNonTemporal(D, S, N); });
+      checkCopy(Count, DstShift, (Count * 7) % 64, [](void *D, const void *S, size_t N) {
+        dglink::host_copy::copyNonTemporal(D, S, N);
+      });
   for (size_t Count : {4096U, 65535U, 65536U, 65537U, 1000003U})
     for (size_t DstShift : {0, 5, 32})
-      checkCopy(Count, DstShift, 3,
-                [](void *D, const void *S, size_t N) { dglink::stream::copyNonTemporal(D, S, N); });
-  EXPECT_NE(std::string(dglink::stream::nonTemporalKind()), "");
+      checkCopy(Count, DstShift, 3, [](void *D, const void *S, size_t N) {
+        dglink::host_copy::copyNonTemporal(D, S, N);
+      });
+  EXPECT_NE(std::string(dglink::host_copy::nonTemporalKind()), "");
 }
 
 TEST(HostCopyPool, SplitsEverySizeAndAlignment) {
@@ -387,7 +389,7 @@ TEST_F(Engine, EverySizeOffsetAndPathRoundTrips) {
 }
 
 TEST(PinnedRanges, ContainsOnlyWholeRangesInsideOneAllocation) {
-  dglink::stream::PinnedRanges Ranges;
+  dglink::host_copy::PinnedRanges Ranges;
   static char Memory[3000];
   char *A = Memory;        // [0, 1000)
   char *B = Memory + 1000; // [1000, 1500), right after A
@@ -575,23 +577,23 @@ TEST_F(Engine, ReleaseAfterManyCopiesInFlight) {
 TEST(CopyKnobs, BadValuesAreRejectedWithTheReason) {
   size_t Value = 0;
   std::string Problem;
-  EXPECT_TRUE(dglink::stream::parseKnob("12", 1, 64, Value, Problem));
+  EXPECT_TRUE(dglink::host_copy::parseKnob("12", 1, 64, Value, Problem));
   EXPECT_EQ(Value, 12U);
-  EXPECT_TRUE(dglink::stream::parseKnob("0", 0, 10, Value, Problem));
+  EXPECT_TRUE(dglink::host_copy::parseKnob("0", 0, 10, Value, Problem));
   EXPECT_EQ(Value, 0U);
   for (const char *Bad : {"", "abc", "-1", "12x", " 3", "1e3", "0x10"}) {
     Problem.clear();
-    EXPECT_FALSE(dglink::stream::parseKnob(Bad, 1, 64, Value, Problem)) << Bad;
+    EXPECT_FALSE(dglink::host_copy::parseKnob(Bad, 1, 64, Value, Problem)) << Bad;
     EXPECT_FALSE(Problem.empty()) << Bad;
   }
-  EXPECT_FALSE(dglink::stream::parseKnob("0", 1, 64, Value, Problem));
+  EXPECT_FALSE(dglink::host_copy::parseKnob("0", 1, 64, Value, Problem));
   EXPECT_NE(Problem.find("1..64"), std::string::npos) << Problem;
-  EXPECT_FALSE(dglink::stream::parseKnob("65", 1, 64, Value, Problem));
-  EXPECT_FALSE(dglink::stream::parseKnob("99999999999999999999999", 1, 64, Value, Problem));
+  EXPECT_FALSE(dglink::host_copy::parseKnob("65", 1, 64, Value, Problem));
+  EXPECT_FALSE(dglink::host_copy::parseKnob("99999999999999999999999", 1, 64, Value, Problem));
 }
 
 TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
-  const CopyTuning Defaults = dglink::stream::copyTuningFromEnvironment();
+  const CopyTuning Defaults = dglink::host_copy::copyTuningFromEnvironment();
   EXPECT_GE(Defaults.Threads, 1U);
   EXPECT_LE(Defaults.Threads, 8U);
   setenv("DGLINK_COPY_THREADS", "3", 1);
@@ -602,7 +604,7 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   setenv("DGLINK_COPY_WRITE_CHUNK_BYTES", "100", 1); // below 4 KiB
   setenv("DGLINK_COPY_STAGED_NONBLOCKING_READS", "0", 1);
   setenv("DGLINK_COPY_READ_THREADS", "5", 1);
-  const CopyTuning Set = dglink::stream::copyTuningFromEnvironment();
+  const CopyTuning Set = dglink::host_copy::copyTuningFromEnvironment();
   EXPECT_EQ(Set.Threads, 3U);
   EXPECT_EQ(Set.SpinMicroseconds, 0U);
   EXPECT_EQ(Set.ParallelBytes, Defaults.ParallelBytes);
@@ -618,13 +620,13 @@ TEST(CopyKnobs, EnvironmentSetsGoodValuesAndKeepsDefaultsForBadOnes) {
   EXPECT_EQ(Defaults.poolThreads(), std::max(Defaults.Threads, Defaults.ReadThreads));
   EXPECT_EQ(Set.poolThreads(), 5U); // 5: the larger of 3 and 5
   setenv("DGLINK_COPY_POOL_THREADS", "12", 1);
-  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 12U);
+  EXPECT_EQ(dglink::host_copy::copyTuningFromEnvironment().poolThreads(), 12U);
   setenv("DGLINK_COPY_POOL_THREADS", "2", 1); // fewer than one read may use: the read's
-  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 5U);
+  EXPECT_EQ(dglink::host_copy::copyTuningFromEnvironment().poolThreads(), 5U);
   setenv("DGLINK_COPY_POOL_THREADS", "0", 1); // the old size: what one copy uses
-  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().poolThreads(), 5U);
+  EXPECT_EQ(dglink::host_copy::copyTuningFromEnvironment().poolThreads(), 5U);
   setenv("DGLINK_COPY_POOL_THREADS", "999", 1); // out of range: the default
-  EXPECT_EQ(dglink::stream::copyTuningFromEnvironment().PoolThreads, Defaults.PoolThreads);
+  EXPECT_EQ(dglink::host_copy::copyTuningFromEnvironment().PoolThreads, Defaults.PoolThreads);
   EXPECT_FALSE(Set.StagedNonBlockingReads);
   for (const char *Knob :
        {"DGLINK_COPY_THREADS", "DGLINK_COPY_SPIN_US", "DGLINK_COPY_PARALLEL_BYTES",

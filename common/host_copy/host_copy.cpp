@@ -1,6 +1,6 @@
 // Streaming-store copies and the bounded pool of host threads that splits large copies,
 // each caller handing its job to idle workers it picks itself.
-#include <dglink/stream/host_copy.h>
+#include <dglink/host_copy/host_copy.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +13,7 @@
 #define DGLINK_HAVE_STREAMING_STORES 0
 #endif
 
-namespace dglink::stream {
+namespace dglink::host_copy {
 namespace {
 
 // Below this a streamed copy is not worth its fence.
@@ -429,4 +429,4 @@ void HostCopyPool::work(unsigned Index) {
   }
 }
 
-} // namespace dglink::stream
+} // namespace dglink::host_copy

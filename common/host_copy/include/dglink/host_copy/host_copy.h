@@ -1,6 +1,7 @@
-// Host-side copies for the copy engine: a copy with non-temporal (streaming) stores,
-// which leaves clean memory behind for the DMA engine to read, and a bounded pool of
-// the adapter's own threads that splits one large copy among several cores. The
+// Host-side copies for staging through pinned memory (the stream backend's copy engine,
+// the OpenCL adapter's staging): a copy with non-temporal (streaming) stores, which
+// leaves clean memory behind for the DMA engine to read, and a bounded pool of the
+// adapter's own threads that splits one large copy among several cores. The
 // threads start on the first copy that needs them, spin briefly on their own mailbox
 // after each job (so that back-to-back copies do not pay a wake-up), then sleep;
 // stop() joins them. A caller picks idle workers itself and posts its job to them
@@ -18,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-namespace dglink::stream {
+namespace dglink::host_copy {
 
 // Copies Count bytes from Src to Dst (not overlapping) with streaming stores where the
 // CPU has them (AVX, else SSE2; plain memcpy elsewhere and for the unaligned head and
@@ -158,4 +159,4 @@ private:
   std::vector<std::thread> Workers;
 };
 
-} // namespace dglink::stream
+} // namespace dglink::host_copy
