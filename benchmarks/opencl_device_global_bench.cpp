@@ -1,13 +1,20 @@
 // Device-global copy latency on every OpenCL device that runs lowered images (the
 // device-global mechanism "lowered"): piextEnqueueDeviceGlobalVariableWrite/Read through
-// the dispatch layer (libdglink_pi.so) against the raw OpenCL copy of the same bytes
-// (clEnqueueWriteBuffer / clEnqueueReadBuffer, blocking, from pageable memory, into a
-// buffer of the same size on the same device), in one run. Where dglink was built with its
+// the dispatch layer (libdglink_pi.so), and a buffer's piEnqueueMemBufferWrite/Read
+// (dglink_buffer), against the raw OpenCL copy of the same bytes (clEnqueueWriteBuffer /
+// clEnqueueReadBuffer, blocking, from pageable memory, into a buffer of the same size on
+// the same device: raw), the raw copy from driver-allocated host memory (pinned on
+// NVIDIA's OpenCL: raw_pinned) and a memcpy through that memory (raw_staged), in one run.
+// dglink's copies of pageable memory go through its pinned staging where the device
+// stages (NVIDIA's OpenCL from 64 KiB; DGLINK_OPENCL_STAGING=0 turns it off, =1 on:
+// docs/opencl.md, "Staging"); the DGLINK_OPENCL_* and DGLINK_COPY_* variables set are in
+// the JSON context. Where dglink was built with its
 // Unified Runtime face, the same copies also go through the real UR loader and the dglink
 // OpenCL UR adapter (urEnqueueDeviceGlobalVariableWrite/Read; docs/ur.md). Each call is
 // timed on its own and the median becomes the counter median_us. Names:
-// <Operation>/<dglink|ur|raw>/<bytes>/<device index>; benchmarks/opencl_ratios.py prints
-// the ratio table. Without such a device the program says so and exits 0.
+// <Operation>/<dglink|dglink_buffer|ur|raw|raw_pinned|raw_staged>/<bytes>/<device index>;
+// benchmarks/opencl_ratios.py prints the ratio table. Without such a device the program says so and
+// exits 0.
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
@@ -30,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h> // environ
+
 // The bench image, lowered by the shim at build time and compiled in.
 extern "C" pi_device_binaries dglinkOpenClBenchBinaries(void);
 
@@ -38,8 +47,8 @@ namespace {
 using dglink::bench::timeEachCall;
 
 constexpr const char *GlobalName = "bench_global";
-constexpr size_t GlobalSize = 1 << 20;
-constexpr size_t Sizes[] = {4, 4096, 65536, GlobalSize};
+constexpr size_t GlobalSize = size_t{4} << 20;
+constexpr size_t Sizes[] = {4, 4096, 65536, 262144, size_t{1} << 20, GlobalSize};
 
 std::string piString(pi_result (*Get)(void *, unsigned, size_t, void *, size_t *), void *Handle,
                      unsigned Name) {
@@ -109,6 +118,7 @@ struct Target {
   pi_context Context = nullptr;
   pi_queue Queue = nullptr;
   pi_program Program = nullptr;
+  pi_mem Buffer = nullptr; // dglink_buffer's
   cl_context RawContext = nullptr;
   cl_command_queue RawQueue = nullptr;
   cl_mem RawBuffer = nullptr;
@@ -165,6 +175,7 @@ void openTarget(Target &T, const _pi_device_binary_struct &Image, cl_device_id R
   CHECK_PI(piQueueCreate(T.Context, T.Device, 0, &T.Queue));
   CHECK_PI(piextProgramCreateWithImage(T.Context, 1, &T.Device, &Image, &T.Program));
   CHECK_PI(piProgramBuild(T.Program, 1, &T.Device, "", nullptr, nullptr));
+  CHECK_PI(piMemBufferCreate(T.Context, PI_MEM_FLAGS_ACCESS_RW, GlobalSize, nullptr, &T.Buffer));
   cl_int Error = CL_SUCCESS;
   T.RawContext = clCreateContext(nullptr, 1, &Raw, nullptr, nullptr, &Error);
   if (Error != CL_SUCCESS)
@@ -262,6 +273,24 @@ void registerBenchmarks() {
                                                T->Host.data(), 0, nullptr, nullptr));
                                      });
                                    })
+          ->UseManualTime();
+      benchmark::RegisterBenchmark(
+          ("Write/dglink_buffer/" + Size + Suffix).c_str(),
+          [T, Bytes](benchmark::State &State) {
+            timeEachCall(State, Bytes, [T, Bytes] {
+              return static_cast<int>(piEnqueueMemBufferWrite(
+                  T->Queue, T->Buffer, PI_TRUE, 0, Bytes, T->Host.data(), 0, nullptr, nullptr));
+            });
+          })
+          ->UseManualTime();
+      benchmark::RegisterBenchmark(
+          ("Read/dglink_buffer/" + Size + Suffix).c_str(),
+          [T, Bytes](benchmark::State &State) {
+            timeEachCall(State, Bytes, [T, Bytes] {
+              return static_cast<int>(piEnqueueMemBufferRead(T->Queue, T->Buffer, PI_TRUE, 0, Bytes,
+                                                             T->Host.data(), 0, nullptr, nullptr));
+            });
+          })
           ->UseManualTime();
       benchmark::RegisterBenchmark(("Write/raw/" + Size + Suffix).c_str(),
                                    [T, Bytes](benchmark::State &State) {
@@ -390,6 +419,15 @@ int main(int Argc, char **Argv) {
     std::printf("device %zu: %s (%s), lowered %s image\n", I, Targets[I]->Name.c_str(),
                 Targets[I]->Platform.c_str(), Targets[I]->Format.c_str());
   }
+  // The staging knobs set for this run (docs/opencl.md, docs/stream-backend.md).
+  for (char **Entry = environ; *Entry != nullptr; ++Entry)
+    if (std::strncmp(*Entry, "DGLINK_COPY_", 12) == 0 ||
+        std::strncmp(*Entry, "DGLINK_OPENCL_", 14) == 0) {
+      const char *Equals = std::strchr(*Entry, '=');
+      if (Equals != nullptr)
+        benchmark::AddCustomContext(std::string(*Entry, static_cast<size_t>(Equals - *Entry)),
+                                    Equals + 1);
+    }
   registerBenchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
@@ -404,6 +442,7 @@ int main(int Argc, char **Argv) {
 #ifdef DGLINK_BENCH_UR
     T->Ur.close();
 #endif
+    piMemRelease(T->Buffer);
     piProgramRelease(T->Program);
     piQueueRelease(T->Queue);
     piContextRelease(T->Context);

@@ -11,12 +11,34 @@ median_us (or its median aggregate with --benchmark_repetitions). Where the run 
 "ur" rows (the same copy through the Unified Runtime loader and dglink's UR adapter),
 a second table gives what the UR loader adds over the PI face (issue 15's target: at
 most 0.1 µs); its Query row is a program query alone, the cost of the route itself.
+A third table puts dglink's device-global and buffer copies (dglink, dglink_buffer;
+through dglink's pinned staging where the device stages: docs/opencl.md, "Staging")
+beside the raw pageable copy, the raw copy from pinned memory (raw_pinned: the DMA
+alone) and a memcpy through pinned memory (raw_staged), each x raw pageable.
 """
 import json
 import sys
 
 TARGET = 1.10
 UR_TARGET_US = 0.1
+
+
+def staging_table(values, device):
+    rows = ("raw_pinned", "raw_staged", "dglink", "dglink_buffer")
+    if not any(k[1] == "raw_staged" and k[3] == device for k in values):
+        return
+    print("\n| op | bytes | raw µs | " + " | ".join(f"{r} µs (x raw)" for r in rows) + " |")
+    print("|---|---:|---:|" + "---:|" * len(rows))
+    for op in ("Write", "Read"):
+        for size in sorted({k[2] for k in values if k[0] == op and k[3] == device}):
+            raw = values.get((op, "raw", size, device))
+            if raw is None or raw == 0:
+                continue
+            cells = []
+            for row in rows:
+                v = values.get((op, row, size, device))
+                cells.append("-" if v is None else f"{v:.2f} ({v / raw:.2f})")
+            print(f"| {op.lower()} | {size} | {raw:.2f} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -54,6 +76,7 @@ def main():
                 missed += 0 if ok else 1
                 print(f"| {op.lower()} | {size} | {mine:.2f} | {raw:.2f} | {r:.2f} | "
                       f"{'meets' if ok else 'MISSES'} |")
+        staging_table(values, device)
         if not any(k[1] == "ur" and k[3] == device for k in values):
             continue
         print("\n| op | bytes | PI face µs | UR loader µs | UR - PI µs | raw µs |")

@@ -7,7 +7,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build}
 tidy=${CLANG_TIDY:-clang-tidy-14}
 cd "$root"
-mapfile -t files < <(git ls-files -- common/adapter_core common/device_code common/ur_face conformance/ur_face common/stream_backend common/cuda_driver/cuda_code.cpp \
+mapfile -t files < <(git ls-files -- common/adapter_core common/device_code common/ur_face conformance/ur_face common/host_copy common/stream_backend common/cuda_driver/cuda_code.cpp \
   common/cuda_driver/cuda_stream.cpp common/cuda_driver/cuda_image.cpp adapters/cuda/backend.cpp adapters/hip/backend.cpp adapters/level_zero adapters/opencl \
   runtime | grep -E '\.cpp$' |
   grep -v -e '/tests/' -e '/fuzz/')

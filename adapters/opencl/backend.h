@@ -13,7 +13,10 @@
 #include <CL/cl_ext.h>
 
 #include <dglink/core/backend.h>
+#include <dglink/host_copy/host_copy.h>
 
+#include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -80,6 +83,83 @@ template <typename T> T deviceScalar(cl_device_id Device, cl_device_info Param, 
 // "native driver binary" for formats the bytes do not tell, else formatName.
 const char *formatLabel(ImageFormat Format);
 
+// ---- staging (staging.cpp) ----
+
+// From how many bytes a device's copies between pageable host memory and device memory go
+// through pinned staging: DGLINK_OPENCL_STAGING_BYTES (64 KiB) on NVIDIA's OpenCL GPUs, or
+// on every device with DGLINK_OPENCL_STAGING=1; SIZE_MAX (never) elsewhere or with
+// DGLINK_OPENCL_STAGING=0. PoCL's CPU device gains nothing: no DMA, a second copy.
+size_t stagingThreshold(const std::string &PlatformVendor, cl_device_type Type);
+
+// The adapter's host threads, which copy between pageable memory and staging (started on
+// the first copy that needs them; platform.cpp).
+host_copy::HostCopyPool &copyThreads();
+
+// Pinned host memory of one device of a context, in blocks the driver allocated
+// (CL_MEM_ALLOC_HOST_PTR) and that stay mapped: NVIDIA's OpenCL copies from and into them
+// by DMA. Made as copies need them, up to DGLINK_COPY_POOL_BYTES; shared by every queue and
+// thread of the context on that device.
+class ClStaging {
+public:
+  struct Block {
+    cl_mem Mem = nullptr;
+    char *Host = nullptr;
+    cl_event Busy = nullptr; // the last command that reads or writes it, owned
+  };
+  ClStaging(cl_context TheContext, cl_command_queue TheMapQueue, size_t TheBlockBytes,
+            size_t TheMostBlocks)
+      : Context(TheContext), MapQueue(TheMapQueue), BlockBytes(TheBlockBytes),
+        MostBlocks(TheMostBlocks) {}
+  // Waits for the copies in flight and their callbacks, unmaps and frees the blocks.
+  ~ClStaging();
+  ClStaging(const ClStaging &) = delete;
+  ClStaging &operator=(const ClStaging &) = delete;
+
+  size_t blockBytes() const { return BlockBytes; }
+  // Appends to Out up to Wanted blocks whose last command is complete, made and mapped
+  // where fewer exist than the limit allows; none where all are in use (the caller copies
+  // directly: waiting here could wait for a user event the caller has yet to set).
+  pi_result take(size_t Wanted, std::vector<Block> &Out);
+  // Gives the blocks back (their Busy events with them).
+  void give(std::vector<Block> &Blocks);
+  // A non-blocking read whose copy out of staging is still to run (the destructor waits
+  // for it).
+  void began();
+  void ended();
+
+private:
+  cl_context Context;
+  cl_command_queue MapQueue; // maps the blocks once, unmaps them at the end
+  const size_t BlockBytes;
+  const size_t MostBlocks;
+  std::mutex Mutex;
+  std::condition_variable Quiet;
+  std::vector<Block> Free; // guarded by Mutex
+  size_t Made = 0;         // guarded by Mutex
+  size_t Pending = 0;      // reads still to be copied out, guarded by Mutex
+};
+
+// One driver command of a staged copy: Size bytes at Offset of the copy between the pinned
+// host memory at Host and the device, not blocking, after Waits, its event into *Event.
+// Refers to the caller's callable, which must outlive it.
+class ChunkCommand {
+public:
+  template <typename Function>
+  explicit ChunkCommand(Function &Called)
+      : Object(&Called), Call([](void *O, size_t Offset, size_t Size, void *Host, cl_uint NumWaits,
+                                 const cl_event *Waits, cl_event *Event) {
+          return (*static_cast<Function *>(O))(Offset, Size, Host, NumWaits, Waits, Event);
+        }) {}
+  cl_int operator()(size_t Offset, size_t Size, void *Host, cl_uint NumWaits, const cl_event *Waits,
+                    cl_event *Event) const {
+    return Call(Object, Offset, Size, Host, NumWaits, Waits, Event);
+  }
+
+private:
+  void *Object;
+  cl_int (*Call)(void *, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+};
+
 class ClPlatform final : public core::PlatformImpl {
 public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Platform, Out); }
@@ -101,6 +181,9 @@ public:
   bool OpenClC30Not20 = false;
   bool FineGrainSvm = false;
   std::vector<std::string> LinkFormats; // image targets it links (also in the description)
+  // Copies of pageable host memory from this size on go through pinned staging
+  // (stagingThreshold; SIZE_MAX: never).
+  size_t StagesFrom = SIZE_MAX;
 
   bool canLink(const char *LinkFormat) const;
 };
@@ -154,6 +237,8 @@ public:
   // The live queues of the context, which an SVM free waits for (freeUsm).
   void addQueue(cl_command_queue Queue);
   void removeQueue(cl_command_queue Queue);
+  // The pinned staging of Device in this context, made on first use (staging.cpp).
+  pi_result staging(const _pi_device &Device, ClStaging *&Out);
 
   _pi_context &Owner;
   cl_context Context;
@@ -172,6 +257,9 @@ private:
   // A queue adopted from a native handle may be a second ClQueue over the same OpenCL
   // queue: each counts once.
   std::unordered_multiset<cl_command_queue> Queues; // guarded by QueuesMutex
+  std::mutex StagingMutex;
+  std::vector<std::pair<const _pi_device *, std::unique_ptr<ClStaging>>>
+      Stagings; // guarded by StagingMutex
 };
 
 class ClEvent final : public core::EventImpl {
@@ -185,6 +273,33 @@ public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   cl_event Event;
 };
+
+// A request's wait list as cl_events; short lists (the common case) need no heap
+// allocation.
+class WaitList {
+public:
+  explicit WaitList(const core::Enqueue &Request) : Count(Request.NumWaits) {
+    if (Count > InlineCapacity) {
+      Heap = std::make_unique<cl_event[]>(Count);
+      Data = Heap.get();
+    }
+    for (pi_uint32 I = 0; I < Count; ++I)
+      Data[I] = static_cast<const ClEvent &>(*Request.Waits[I]->Impl).Event;
+  }
+  const cl_event *data() const { return Count == 0 ? nullptr : Data; }
+  cl_uint size() const { return Count; }
+
+private:
+  static constexpr pi_uint32 InlineCapacity = 16;
+  cl_event Inline[InlineCapacity] = {};
+  std::unique_ptr<cl_event[]> Heap;
+  cl_event *Data = Inline;
+  cl_uint Count;
+};
+
+// OpenCL waits only on events of the queue's context (CL_INVALID_CONTEXT otherwise),
+// which the contract reports as a bad wait list.
+pi_result checkSameContext(const core::Enqueue &Request, const ClContext &Context);
 
 class ClQueue final : public core::QueueImpl {
 public:
@@ -233,6 +348,42 @@ public:
   // makes the call, ClFunction names it in errors; its event becomes the request's.
   template <typename SubmitFunction>
   pi_result enqueue(const char *ClFunction, const core::Enqueue &Request, SubmitFunction &&Submit);
+  // The error of a refused command: "<ClFunction> failed with <name> (<code>) on device ...".
+  pi_result commandFailure(const char *ClFunction, cl_int Error) const;
+
+  // A copy from host memory at Src (to host memory at Dst) of Size bytes:
+  // Move(Offset, Count, Host, Blocking, NumWaits, Waits, Event) is the driver's command for
+  // Count bytes at Offset of the copy from (into) Host; through staging where stages()
+  // (UsmChecked: the caller knows the host side is no USM and the device stages from
+  // Size), else one command from (into) the caller's memory.
+  template <typename Command>
+  pi_result hostToDevice(const char *ClFunction, const void *Src, size_t Size,
+                         const core::Enqueue &Request, Command &Move, bool UsmChecked = false);
+  template <typename Command>
+  pi_result deviceToHost(const char *ClFunction, void *Dst, size_t Size,
+                         const core::Enqueue &Request, Command &Move, bool UsmChecked = false);
+  // Copies through the context's pinned staging (staging.cpp). Whether a copy of Size
+  // bytes of host memory at Host stages: the device stages from that size on, and the
+  // memory is none of the context's USM.
+  bool stages(const void *Host, size_t Size) const;
+  // Writes Size bytes from pageable Src: the host threads copy each chunk into staging,
+  // Command moves it while they fill the next; a non-blocking write has read Src when it
+  // returns. Staged is false where nothing was done (no staging free for the copy) and
+  // the caller copies directly.
+  pi_result stagedWrite(const char *ClFunction, const void *Src, size_t Size,
+                        const core::Enqueue &Request, const ChunkCommand &Command, bool &Staged);
+  // Reads Size bytes into pageable Dst: Command moves chunks into staging, the host threads
+  // copy each out as it arrives. Not blocking: the copy out runs in the last chunk's
+  // completion callback, and the request's event (a marker after a user event the callback
+  // completes) completes after it; the queue's later commands wait for it too.
+  pi_result stagedRead(const char *ClFunction, void *Dst, size_t Size, const core::Enqueue &Request,
+                       const ChunkCommand &Command, bool &Staged);
+  // The context's staging of the queue's device and the blocks for a copy of Size bytes in
+  // Chunk-byte chunks (at most ChunkBytes): a block per chunk for a non-blocking copy, up
+  // to four for a blocking one; Blocks stays empty where the copy cannot stage now.
+  pi_result stagingBlocks(const core::Enqueue &Request, size_t Size, size_t ChunkBytes,
+                          ClStaging *&Staging, size_t &Chunk,
+                          std::vector<ClStaging::Block> &Blocks);
 
   ClContext &Context;
   _pi_device &Device;

@@ -5,6 +5,7 @@
 namespace dglink::opencl {
 
 ClContext::~ClContext() {
+  Stagings.clear(); // its blocks are buffers of the context
   for (const auto &Allocation : UsmAllocations)
     freeWith(Allocation.first);
   if (Context != nullptr)

@@ -4,6 +4,7 @@
 #include "backend.h"
 
 #include <dglink/device_code/translate.h>
+#include <dglink/host_copy/tuning.h>
 #include <dglink/support/device_code.h>
 #include <dglink/support/extensions.h>
 #include <dglink/support/log.h>
@@ -335,6 +336,10 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
   Impl->ConsumesPtx = Platform.Description.Vendor.find("NVIDIA") != std::string::npos;
   Impl->OpenClC30Not20 = openClC30Not20(Id);
+  Impl->StagesFrom = stagingThreshold(Platform.Description.Vendor, D.Type);
+  if (Impl->StagesFrom != SIZE_MAX)
+    logger().debug("opencl: device '{}' stages copies of pageable memory from {} bytes", D.Name,
+                   Impl->StagesFrom);
   Impl->LinkFormats = linkFormatsOf(*Impl, D.LinkerAvailable);
   D.LinkFormats = joinWords(Impl->LinkFormats);
   const std::vector<std::string> ImageFormats = imageFormatsOf(*Impl, Platform.Description.Vendor);
@@ -362,6 +367,9 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
 
 class OpenClBackend final : public core::Backend {
 public:
+  OpenClBackend()
+      : CopyThreads(host_copy::copyTuning().poolThreads(),
+                    host_copy::copyTuning().SpinMicroseconds) {}
   const char *name() const override { return "opencl"; }
   const char *label() const override { return "OpenCL"; }
   bool multiDeviceContexts() const override { return true; }
@@ -451,9 +459,18 @@ public:
     Impl = std::move(Made);
     return PI_SUCCESS;
   }
+
+  void tearDown() override { CopyThreads.stop(); }
+
+  // The host side of staged copies (staging.cpp), shared by every queue.
+  host_copy::HostCopyPool CopyThreads;
 };
 
 } // namespace
+
+host_copy::HostCopyPool &copyThreads() {
+  return static_cast<OpenClBackend &>(core::backend()).CopyThreads;
+}
 
 bool ClDevice::canLink(const char *LinkFormat) const {
   for (const std::string &Format : LinkFormats)

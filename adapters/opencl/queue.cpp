@@ -10,38 +10,6 @@
 namespace dglink::opencl {
 namespace {
 
-// A wait list as cl_events; short lists (the common case) need no heap allocation.
-class WaitList {
-public:
-  explicit WaitList(const core::Enqueue &Request) : Count(Request.NumWaits) {
-    if (Count > InlineCapacity) {
-      Heap = std::make_unique<cl_event[]>(Count);
-      Data = Heap.get();
-    }
-    for (pi_uint32 I = 0; I < Count; ++I)
-      Data[I] = static_cast<const ClEvent &>(*Request.Waits[I]->Impl).Event;
-  }
-  const cl_event *data() const { return Count == 0 ? nullptr : Data; }
-  cl_uint size() const { return Count; }
-
-private:
-  static constexpr pi_uint32 InlineCapacity = 16;
-  cl_event Inline[InlineCapacity] = {};
-  std::unique_ptr<cl_event[]> Heap;
-  cl_event *Data = Inline;
-  cl_uint Count;
-};
-
-// OpenCL waits only on events of the queue's context (CL_INVALID_CONTEXT otherwise),
-// which the contract reports as a bad wait list.
-pi_result checkSameContext(const core::Enqueue &Request, const ClContext &Context) {
-  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
-    if (Request.Waits[I]->Context != &Context.Owner)
-      return fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
-                  "event wait list: entry {} belongs to another context than the queue", I);
-  return PI_SUCCESS;
-}
-
 // The ClMem a location names (a buffer, lowered storage or a named global).
 const ClMem *memOf(const DeviceGlobalLocation &Location) {
   return static_cast<const ClMem *>(static_cast<const core::MemImpl *>(Location.Buffer));
@@ -59,6 +27,14 @@ pi_result unreachable(const ClMem *Mem, const char *Function) {
 
 } // namespace
 
+pi_result checkSameContext(const core::Enqueue &Request, const ClContext &Context) {
+  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
+    if (Request.Waits[I]->Context != &Context.Owner)
+      return fail(PI_ERROR_INVALID_EVENT_WAIT_LIST,
+                  "event wait list: entry {} belongs to another context than the queue", I);
+  return PI_SUCCESS;
+}
+
 template <typename SubmitFunction>
 pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
                            SubmitFunction &&Submit) {
@@ -69,11 +45,15 @@ pi_result ClQueue::enqueue(const char *ClFunction, const core::Enqueue &Request,
     Made = std::make_unique<ClEvent>(nullptr); // before the command: nothing fails after it
   const cl_int Error = Submit(Waits.size(), Waits.data(), Made != nullptr ? &Made->Event : nullptr);
   if (Error != CL_SUCCESS)
-    return fail(toPiResult(Error), "{} failed with {} ({}) on device '{}'", ClFunction,
-                clErrorName(Error), Error, Device.Description.Name);
+    return commandFailure(ClFunction, Error);
   if (Made != nullptr)
     *Request.Out = std::move(Made);
   return PI_SUCCESS;
+}
+
+pi_result ClQueue::commandFailure(const char *ClFunction, cl_int Error) const {
+  return fail(toPiResult(Error), "{} failed with {} ({}) on device '{}'", ClFunction,
+              clErrorName(Error), Error, Device.Description.Name);
 }
 
 ClQueue::~ClQueue() {
@@ -103,62 +83,132 @@ pi_result ClQueue::finish() {
   return PI_SUCCESS;
 }
 
+template <typename Command>
+pi_result ClQueue::hostToDevice(const char *ClFunction, const void *Src, size_t Size,
+                                const core::Enqueue &Request, Command &Write, bool UsmChecked) {
+  if (UsmChecked || stages(Src, Size)) {
+    auto Chunk = [&](size_t Offset, size_t Count, void *Host, cl_uint NumWaits,
+                     const cl_event *Waits, cl_event *Event) {
+      return Write(Offset, Count, Host, CL_FALSE, NumWaits, Waits, Event);
+    };
+    bool Staged = false;
+    DGLINK_TRY(stagedWrite(ClFunction, Src, Size, Request, ChunkCommand(Chunk), Staged));
+    if (Staged)
+      return PI_SUCCESS;
+  }
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue(ClFunction, Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return Write(0, Size, Src, Blocking, NumWaits, Waits, Event);
+                 });
+}
+
+template <typename Command>
+pi_result ClQueue::deviceToHost(const char *ClFunction, void *Dst, size_t Size,
+                                const core::Enqueue &Request, Command &Read, bool UsmChecked) {
+  if (UsmChecked || stages(Dst, Size)) {
+    auto Chunk = [&](size_t Offset, size_t Count, void *Host, cl_uint NumWaits,
+                     const cl_event *Waits, cl_event *Event) {
+      return Read(Offset, Count, Host, CL_FALSE, NumWaits, Waits, Event);
+    };
+    bool Staged = false;
+    DGLINK_TRY(stagedRead(ClFunction, Dst, Size, Request, ChunkCommand(Chunk), Staged));
+    if (Staged)
+      return PI_SUCCESS;
+  }
+  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
+  return enqueue(ClFunction, Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return Read(0, Size, Dst, Blocking, NumWaits, Waits, Event);
+                 });
+}
+
+// Pageable host memory goes through the context's pinned staging where the device stages
+// (NVIDIA's OpenCL; staging.cpp), else to the driver, which stages it itself.
 pi_result ClQueue::write(const DeviceGlobalLocation &Location, const void *Src, size_t Size,
                          const core::Enqueue &Request) {
   const ClMem *Target = memOf(Location);
-  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
   if (Target == nullptr || Target->What == ClMem::Kind::Unreachable)
     return unreachable(Target, "piextEnqueueDeviceGlobalVariableWrite");
   if (Target->What == ClMem::Kind::NamedGlobal) {
     const GlobalVariableFunctions &Functions = clDevice(Device).Platform->GlobalVariable;
-    return enqueue("clEnqueueWriteGlobalVariableINTEL", Request,
-                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-                     return Functions.Write(Queue, Target->Program, Target->Name.c_str(), Blocking,
-                                            Size, Location.Address, Src, NumWaits, Waits, Event);
-                   });
+    auto Write = [&](size_t Offset, size_t Count, const void *From, cl_bool Block, cl_uint NumWaits,
+                     const cl_event *Waits, cl_event *Event) {
+      return Functions.Write(Queue, Target->Program, Target->Name.c_str(), Block, Count,
+                             Location.Address + Offset, From, NumWaits, Waits, Event);
+    };
+    return hostToDevice("clEnqueueWriteGlobalVariableINTEL", Src, Size, Request, Write);
   }
-  return enqueue("clEnqueueWriteBuffer", Request,
-                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-                   return clEnqueueWriteBuffer(Queue, Target->Mem, Blocking, Location.Address, Size,
-                                               Src, NumWaits, Waits, Event);
-                 });
+  auto Write = [&](size_t Offset, size_t Count, const void *From, cl_bool Block, cl_uint NumWaits,
+                   const cl_event *Waits, cl_event *Event) {
+    return clEnqueueWriteBuffer(Queue, Target->Mem, Block, Location.Address + Offset, Count, From,
+                                NumWaits, Waits, Event);
+  };
+  return hostToDevice("clEnqueueWriteBuffer", Src, Size, Request, Write);
 }
 
 pi_result ClQueue::read(void *Dst, const DeviceGlobalLocation &Location, size_t Size,
                         const core::Enqueue &Request) {
   const ClMem *Source = memOf(Location);
-  const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
   if (Source == nullptr || Source->What == ClMem::Kind::Unreachable)
     return unreachable(Source, "piextEnqueueDeviceGlobalVariableRead");
   if (Source->What == ClMem::Kind::NamedGlobal) {
     const GlobalVariableFunctions &Functions = clDevice(Device).Platform->GlobalVariable;
-    return enqueue("clEnqueueReadGlobalVariableINTEL", Request,
-                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-                     return Functions.Read(Queue, Source->Program, Source->Name.c_str(), Blocking,
-                                           Size, Location.Address, Dst, NumWaits, Waits, Event);
-                   });
+    auto Read = [&](size_t Offset, size_t Count, void *Into, cl_bool Block, cl_uint NumWaits,
+                    const cl_event *Waits, cl_event *Event) {
+      return Functions.Read(Queue, Source->Program, Source->Name.c_str(), Block, Count,
+                            Location.Address + Offset, Into, NumWaits, Waits, Event);
+    };
+    return deviceToHost("clEnqueueReadGlobalVariableINTEL", Dst, Size, Request, Read);
   }
-  return enqueue("clEnqueueReadBuffer", Request,
-                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-                   return clEnqueueReadBuffer(Queue, Source->Mem, Blocking, Location.Address, Size,
-                                              Dst, NumWaits, Waits, Event);
-                 });
+  auto Read = [&](size_t Offset, size_t Count, void *Into, cl_bool Block, cl_uint NumWaits,
+                  const cl_event *Waits, cl_event *Event) {
+    return clEnqueueReadBuffer(Queue, Source->Mem, Block, Location.Address + Offset, Count, Into,
+                               NumWaits, Waits, Event);
+  };
+  return deviceToHost("clEnqueueReadBuffer", Dst, Size, Request, Read);
 }
 
+// Between pageable host memory and the context's device or shared USM, through staging
+// where the device stages (as buffers); everything else to the driver.
 pi_result ClQueue::usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) {
   if (Context.Usm == PI_USM_MECHANISM_NONE)
     return Context.noUsmPath("piextUSMEnqueueMemcpy", &Device);
+  const bool Native = Context.Usm == PI_USM_MECHANISM_NATIVE;
+  const char *ClFunction = Native ? "clEnqueueMemcpyINTEL" : "clEnqueueSVMMemcpy";
+  auto Copy = [&](cl_bool Block, void *To, const void *From, size_t Count, cl_uint NumWaits,
+                  const cl_event *Waits, cl_event *Event) {
+    return Native ? Context.IntelUsm->EnqueueMemcpy(Queue, Block, To, From, Count, NumWaits, Waits,
+                                                    Event)
+                  : clEnqueueSVMMemcpy(Queue, Block, To, From, Count, NumWaits, Waits, Event);
+  };
+  if (Size >= clDevice(Device).StagesFrom) {
+    constexpr bool UsmChecked = true; // the pageable side is no USM of the context
+    core::UsmAllocationInfo SrcInfo, DstInfo;
+    const bool SrcUsm = core::findUsmAllocation(Context.Owner, Src, SrcInfo);
+    const bool DstUsm = core::findUsmAllocation(Context.Owner, Dst, DstInfo);
+    auto *To = static_cast<char *>(Dst);
+    const auto *From = static_cast<const char *>(Src);
+    if (!SrcUsm && DstUsm && DstInfo.Kind != core::UsmKind::Host) {
+      auto Write = [&](size_t Offset, size_t Count, const void *Host, cl_bool Block,
+                       cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+        return Copy(Block, To + Offset, Host, Count, NumWaits, Waits, Event);
+      };
+      return hostToDevice(ClFunction, Src, Size, Request, Write, UsmChecked);
+    }
+    if (SrcUsm && SrcInfo.Kind != core::UsmKind::Host && !DstUsm) {
+      auto Read = [&](size_t Offset, size_t Count, void *Host, cl_bool Block, cl_uint NumWaits,
+                      const cl_event *Waits, cl_event *Event) {
+        return Copy(Block, Host, From + Offset, Count, NumWaits, Waits, Event);
+      };
+      return deviceToHost(ClFunction, Dst, Size, Request, Read, UsmChecked);
+    }
+  }
   const cl_bool Blocking = Request.Blocking ? CL_TRUE : CL_FALSE;
-  if (Context.Usm == PI_USM_MECHANISM_NATIVE)
-    return enqueue("clEnqueueMemcpyINTEL", Request,
-                   [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-                     return Context.IntelUsm->EnqueueMemcpy(Queue, Blocking, Dst, Src, Size,
-                                                            NumWaits, Waits, Event);
-                   });
-  return enqueue(
-      "clEnqueueSVMMemcpy", Request, [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
-        return clEnqueueSVMMemcpy(Queue, Blocking, Dst, Src, Size, NumWaits, Waits, Event);
-      });
+  return enqueue(ClFunction, Request,
+                 [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {
+                   return Copy(Blocking, Dst, Src, Size, NumWaits, Waits, Event);
+                 });
 }
 
 // Both fills copy the pattern when the command is enqueued.

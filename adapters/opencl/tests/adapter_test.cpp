@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -17,6 +18,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -973,6 +975,185 @@ TEST_F(OpenClAdapter, EventsAndBarriersOrderWork) {
   for (pi_event Marker : Markers)
     EXPECT_EQ(api().piEventRelease(Marker), PI_SUCCESS);
   EXPECT_EQ(api().piEventRelease(Barrier), PI_SUCCESS);
+}
+
+// Copies of pageable memory through the adapter's pinned staging (on by default on
+// NVIDIA's OpenCL; DGLINK_OPENCL_STAGING=1 forces it, as the ctest opencl_adapter_staged
+// does on PoCL): buffers and USM, sizes around the chunks, odd offsets, blocking and not,
+// the source scribbled over as soon as a non-blocking write returns, from many threads on
+// one queue and on queues of their own.
+class OpenClStaging : public OpenClAdapter {
+protected:
+  void SetUp() override {
+    OpenClAdapter::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    const char *Forced = std::getenv("DGLINK_OPENCL_STAGING");
+    if ((Forced == nullptr || std::strcmp(Forced, "1") != 0) &&
+        deviceString(Device, PI_DEVICE_INFO_VENDOR).find("NVIDIA") == std::string::npos)
+      GTEST_SKIP() << "the device does not stage (DGLINK_OPENCL_STAGING=1 makes it)";
+  }
+
+  static std::vector<unsigned char> pattern(size_t Size, unsigned Seed) {
+    std::vector<unsigned char> Bytes(Size);
+    for (size_t I = 0; I < Size; ++I)
+      Bytes[I] = static_cast<unsigned char>((I * 2654435761U + Seed) >> 7);
+    return Bytes;
+  }
+
+  // Writes Size bytes at Offset of Buffer and reads them back on Q, each blocking or not;
+  // "" where they came back as written, else what went wrong. Captured: the caller knows
+  // that a non-blocking write stages (staging free for all of it), so it scribbles over
+  // the source as soon as the write returns; else it waits for the write's event, as PI
+  // asks (a write that finds the staging in use goes to the driver, which may read the
+  // source later).
+  static std::string roundTrip(pi_queue Q, pi_mem Buffer, size_t Offset, size_t Size,
+                               bool BlockingWrite, bool BlockingRead, unsigned Seed,
+                               bool Captured) {
+    std::vector<unsigned char> Source = pattern(Size, Seed);
+    const std::vector<unsigned char> Expected = Source;
+    pi_event Written = nullptr;
+    if (api().piEnqueueMemBufferWrite(Q, Buffer, BlockingWrite ? PI_TRUE : PI_FALSE, Offset, Size,
+                                      Source.data(), 0, nullptr,
+                                      BlockingWrite ? nullptr : &Written) != PI_SUCCESS)
+      return "write: " + lastError();
+    if (Written != nullptr && !Captured && api().piEventsWait(1, &Written) != PI_SUCCESS)
+      return "wait: " + lastError();
+    std::fill(Source.begin(), Source.end(), 0xEE);
+    std::vector<unsigned char> Back(Size, 0x11);
+    pi_event Read = nullptr;
+    // The read waits for the write's event where there is one (as a runtime would).
+    if (api().piEnqueueMemBufferRead(Q, Buffer, BlockingRead ? PI_TRUE : PI_FALSE, Offset, Size,
+                                     Back.data(), Written != nullptr ? 1 : 0,
+                                     Written != nullptr ? &Written : nullptr,
+                                     BlockingRead ? nullptr : &Read) != PI_SUCCESS)
+      return "read: " + lastError();
+    if (Read != nullptr && api().piEventsWait(1, &Read) != PI_SUCCESS)
+      return "wait: " + lastError();
+    if (Written != nullptr)
+      api().piEventRelease(Written);
+    if (Read != nullptr)
+      api().piEventRelease(Read);
+    if (Back != Expected)
+      return "bytes differ (" + std::to_string(Size) + " at " + std::to_string(Offset) + ")";
+    return "";
+  }
+};
+
+TEST_F(OpenClStaging, BuffersOfEverySizeRoundTrip) {
+  constexpr size_t Capacity = (size_t{5} << 20) + 4096;
+  pi_mem Buffer = nullptr;
+  ASSERT_EQ(api().piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW, Capacity, nullptr, &Buffer),
+            PI_SUCCESS)
+      << lastError();
+  unsigned Seed = 1;
+  for (size_t Size :
+       {size_t{4}, size_t{65535}, size_t{65536}, size_t{65536 + 3}, (size_t{1} << 20) - 1,
+        size_t{1} << 20, (size_t{3} << 20) + 17, size_t{5} << 20})
+    for (size_t Offset : {size_t{0}, size_t{1}, size_t{4093}})
+      for (int Mode = 0; Mode < 4; ++Mode)
+        EXPECT_EQ(roundTrip(Queue, Buffer, Offset, Size, Mode & 1, Mode & 2, Seed++, true), "")
+            << "mode " << Mode;
+  EXPECT_EQ(api().piMemRelease(Buffer), PI_SUCCESS);
+}
+
+TEST_F(OpenClStaging, ManyThreadsOnOneQueueAndOnTheirOwn) {
+  constexpr size_t Threads = 8, Region = (size_t{3} << 19) + 64; // 1.5 MiB and a bit
+  pi_mem Buffer = nullptr;
+  ASSERT_EQ(
+      api().piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW, Threads * Region, nullptr, &Buffer),
+      PI_SUCCESS)
+      << lastError();
+  std::vector<pi_queue> Own(Threads, nullptr);
+  for (size_t T = 0; T < Threads; T += 2) // odd threads share the fixture's queue
+    ASSERT_EQ(api().piQueueCreate(Context, Device, 0, &Own[T]), PI_SUCCESS) << lastError();
+  std::vector<std::string> Failures(Threads);
+  std::vector<std::thread> Workers;
+  for (size_t T = 0; T < Threads; ++T)
+    Workers.emplace_back([&, T] {
+      const pi_queue Q = Own[T] != nullptr ? Own[T] : Queue;
+      for (unsigned Round = 0; Round < 6 && Failures[T].empty(); ++Round)
+        Failures[T] = roundTrip(Q, Buffer, T * Region, Region - Round * 4096, Round & 1, Round & 2,
+                                static_cast<unsigned>(T * 100 + Round), false);
+    });
+  for (std::thread &Worker : Workers)
+    Worker.join();
+  for (size_t T = 0; T < Threads; ++T)
+    EXPECT_EQ(Failures[T], "") << "thread " << T;
+  for (pi_queue Q : Own)
+    if (Q != nullptr) {
+      EXPECT_EQ(api().piQueueRelease(Q), PI_SUCCESS);
+    }
+  EXPECT_EQ(api().piMemRelease(Buffer), PI_SUCCESS);
+}
+
+TEST_F(OpenClStaging, UsmCopiesWithPageableMemoryRoundTrip) {
+  if (usmMechanism() == PI_USM_MECHANISM_NONE)
+    GTEST_SKIP() << "the device has no USM path";
+  constexpr size_t Size = (size_t{2} << 20) + 12;
+  void *DeviceMemory = nullptr;
+  ASSERT_EQ(api().piextUSMDeviceAlloc(&DeviceMemory, Context, Device, nullptr, Size, 64),
+            PI_SUCCESS)
+      << lastError();
+  for (int Mode = 0; Mode < 4; ++Mode) {
+    std::vector<unsigned char> Source = pattern(Size, Mode), Back(Size, 0);
+    const std::vector<unsigned char> Expected = Source;
+    pi_event Written = nullptr, Read = nullptr;
+    ASSERT_EQ(api().piextUSMEnqueueMemcpy(Queue, Mode & 1 ? PI_TRUE : PI_FALSE, DeviceMemory,
+                                          Source.data(), Size, 0, nullptr, &Written),
+              PI_SUCCESS)
+        << lastError();
+    std::fill(Source.begin(), Source.end(), 0xEE);
+    ASSERT_EQ(api().piextUSMEnqueueMemcpy(Queue, Mode & 2 ? PI_TRUE : PI_FALSE, Back.data(),
+                                          DeviceMemory, Size, 1, &Written, &Read),
+              PI_SUCCESS)
+        << lastError();
+    ASSERT_EQ(api().piEventsWait(1, &Read), PI_SUCCESS) << lastError();
+    pi_int32 Status = -1;
+    EXPECT_EQ(api().piEventGetInfo(Read, PI_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                                   &Status, nullptr),
+              PI_SUCCESS);
+    EXPECT_EQ(Status, PI_EVENT_COMPLETE);
+    EXPECT_TRUE(Back == Expected) << "mode " << Mode;
+    EXPECT_EQ(api().piEventRelease(Written), PI_SUCCESS);
+    EXPECT_EQ(api().piEventRelease(Read), PI_SUCCESS);
+  }
+  EXPECT_EQ(api().piextUSMFree(Context, DeviceMemory), PI_SUCCESS);
+}
+
+// A non-blocking read's event completes only once the caller's memory is filled, and the
+// queue's later commands wait for it: a marker after it, waited for, sees the bytes.
+TEST_F(OpenClStaging, NonBlockingReadFillsBeforeItsEventAndLaterCommands) {
+  constexpr size_t Size = (size_t{4} << 20) + 100;
+  pi_mem Buffer = nullptr;
+  ASSERT_EQ(api().piMemBufferCreate(Context, PI_MEM_FLAGS_ACCESS_RW, Size, nullptr, &Buffer),
+            PI_SUCCESS)
+      << lastError();
+  const std::vector<unsigned char> Expected = pattern(Size, 7);
+  ASSERT_EQ(api().piEnqueueMemBufferWrite(Queue, Buffer, PI_TRUE, 0, Size, Expected.data(), 0,
+                                          nullptr, nullptr),
+            PI_SUCCESS)
+      << lastError();
+  for (int Round = 0; Round < 4; ++Round) {
+    std::vector<unsigned char> Back(Size, 0);
+    pi_event Read = nullptr, After = nullptr;
+    ASSERT_EQ(api().piEnqueueMemBufferRead(Queue, Buffer, PI_FALSE, 0, Size, Back.data(), 0,
+                                           nullptr, Round % 2 == 0 ? &Read : nullptr),
+              PI_SUCCESS)
+        << lastError();
+    ASSERT_EQ(api().piEnqueueEventsWait(Queue, 0, nullptr, &After), PI_SUCCESS) << lastError();
+    if (Read != nullptr) {
+      ASSERT_EQ(api().piEventsWait(1, &Read), PI_SUCCESS) << lastError();
+      EXPECT_TRUE(Back == Expected) << "round " << Round << ", after the read's event";
+    }
+    ASSERT_EQ(api().piEventsWait(1, &After), PI_SUCCESS) << lastError();
+    EXPECT_TRUE(Back == Expected) << "round " << Round << ", after a later marker";
+    if (Read != nullptr) {
+      EXPECT_EQ(api().piEventRelease(Read), PI_SUCCESS);
+    }
+    EXPECT_EQ(api().piEventRelease(After), PI_SUCCESS);
+  }
+  EXPECT_EQ(api().piMemRelease(Buffer), PI_SUCCESS);
 }
 
 } // namespace
