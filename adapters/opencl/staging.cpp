@@ -380,6 +380,10 @@ pi_result ClQueue::stagedRead(const char *ClFunction, void *Dst, size_t Size,
         Profiling && Out != nullptr ? "clEnqueueFillBuffer" : "clEnqueueMarkerWithWaitList", Error);
   }
   clReleaseEvent(User);
+  // The read completes through a host callback, not through a wait on it that would flush
+  // the queue: submit the chunks now, so that a caller that only polls the event sees it
+  // complete.
+  clFlush(Queue);
   if (Made != nullptr)
     *Request.Out = std::move(Made);
   Staged = true;
