@@ -263,6 +263,10 @@ pi_result ClQueue::stagedWrite(const char *ClFunction, const void *Src, size_t S
       break;
     }
     Last = B.Busy;
+    // Submitted now, so that the driver moves this chunk while the threads fill the next
+    // (a driver may hold commands until a flush or a wait).
+    if (Offset + Count < Size)
+      clFlush(Queue);
   }
   if (Error == CL_SUCCESS && Request.Blocking)
     Error = clWaitForEvents(1, &Last);
