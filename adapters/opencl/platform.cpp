@@ -368,8 +368,8 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
 class OpenClBackend final : public core::Backend {
 public:
   OpenClBackend()
-      : CopyThreads(host_copy::copyTuning().poolThreads(),
-                    host_copy::copyTuning().SpinMicroseconds) {}
+      : CopyThreads(host_copy::copyTuning().poolThreads(), host_copy::copyTuning().SpinMicroseconds,
+                    host_copy::copyTuning().ShareWindowMicroseconds) {}
   const char *name() const override { return "opencl"; }
   const char *label() const override { return "OpenCL"; }
   bool multiDeviceContexts() const override { return true; }
