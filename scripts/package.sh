@@ -105,7 +105,7 @@ if command -v patchelf >/dev/null 2>&1; then
     while IFS= read -r -d '' f; do
       old=$(patchelf --print-rpath "$f" 2>/dev/null) || continue
       [ -n "$old" ] || continue
-      new=$(tr ':' '\n' <<<"$old" | grep -E '^\$ORIGIN' | awk '!seen[$0]++' | paste -sd: -)
+      new=$(tr ':' '\n' <<<"$old" | { grep -E '^\$ORIGIN' || true; } | awk '!seen[$0]++' | paste -sd: -)
       # Only build-tree entries (UR's CTS programs): the package's lib/ instead.
       [ -n "$new" ] || new="\$ORIGIN/$(realpath --relative-to="$(dirname "$f")" "$out/lib")"
       [ "$new" = "$old" ] || patchelf --set-rpath "$new" "$f"
