@@ -54,6 +54,9 @@ public:
     Info.Images = {};
     if (hasImages())
       hip().ImageLimits(Ordinal, Info.Images);
+    Info.TimedEvents = hip().EventCreateTimed != nullptr && hip().EventElapsedTime != nullptr;
+    // HIP's table has no cooperative launch (the NVIDIA platform reads CUDA's attributes).
+    Info.CooperativeLaunch = false;
     Info.Version =
         isAmd() ? Info.Arch
                 : std::to_string(Info.ComputeMajor) + "." + std::to_string(Info.ComputeMinor);
@@ -318,6 +321,13 @@ public:
   }
   pi_result copyToDeviceNow(void *Dst, const void *Src, size_t Size) override {
     DGLINK_HIP(MemcpyHtoD, Dst, Src, Size);
+    return PI_SUCCESS;
+  }
+  pi_result copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                   size_t Height, stream::Stream S) override {
+    if (hip().Memcpy2DAsync == nullptr)
+      return Driver::copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height, S);
+    DGLINK_HIP(Memcpy2DAsync, Dst, DstPitch, Src, SrcPitch, Width, Height, hipStream(S));
     return PI_SUCCESS;
   }
   pi_result fill(void *Dst, uint32_t Value, unsigned ElementSize, size_t Count,

@@ -89,6 +89,8 @@ decltype(&::hipHostGetDevicePointer) AmdHostGetDevicePointer = nullptr;
 decltype(&::hipDeviceGetPCIBusId) AmdDeviceGetPCIBusId = nullptr;
 decltype(&::hipDeviceGetUuid) AmdDeviceGetUuid = nullptr;
 decltype(&::hipMemGetInfo) AmdMemGetInfo = nullptr;
+// Optional: 2D copies (a copy per row without it).
+decltype(&::hipMemcpy2DAsync) AmdMemcpy2DAsync = nullptr;
 
 template <typename Function> bool resolve(void *Library, const char *Symbol, Function &Out) {
   void *Address = dlsym(Library, Symbol);
@@ -275,6 +277,11 @@ HipError memsetD16Async(void *Dst, unsigned short Value, size_t Count, HipStream
 HipError memsetD32Async(void *Dst, unsigned Value, size_t Count, HipStream S) {
   return err(Amd.hipMemsetD32Async(Dst, static_cast<int>(Value), Count, stream(S)));
 }
+HipError memcpy2DAsync(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                       size_t Height, HipStream S) {
+  return err(
+      AmdMemcpy2DAsync(Dst, DstPitch, Src, SrcPitch, Width, Height, hipMemcpyDefault, stream(S)));
+}
 HipError moduleLoadData(HipModule *Out, const void *Image, std::string &) {
   hipModule_t Module = nullptr;
   const hipError_t R = Amd.hipModuleLoadData(&Module, Image);
@@ -366,6 +373,8 @@ LoadState load() {
     AmdPointerGetAttributes = nullptr;
   if (!resolve(Library, "hipEventElapsedTime", AmdEventElapsedTime))
     AmdEventElapsedTime = nullptr;
+  if (!resolve(Library, "hipMemcpy2DAsync", AmdMemcpy2DAsync))
+    AmdMemcpy2DAsync = nullptr;
   if (!resolve(Library, "hipHostRegister", AmdHostRegister) ||
       !resolve(Library, "hipHostUnregister", AmdHostUnregister) ||
       !resolve(Library, "hipHostGetDevicePointer", AmdHostGetDevicePointer))
@@ -425,6 +434,8 @@ LoadState load() {
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;
   Table.MemcpyDtoHAsync = memcpyDtoHAsync;
+  if (AmdMemcpy2DAsync != nullptr)
+    Table.Memcpy2DAsync = memcpy2DAsync;
   Table.MemsetD8Async = memsetD8Async;
   Table.MemsetD16Async = memsetD16Async;
   Table.MemsetD32Async = memsetD32Async;

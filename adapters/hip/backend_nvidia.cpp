@@ -147,6 +147,30 @@ HipError memsetD16Async(void *Dst, unsigned short Value, size_t Count, HipStream
 HipError memsetD32Async(void *Dst, unsigned Value, size_t Count, HipStream S) {
   return err(cu().cuMemsetD32Async(address(Dst), Value, Count, stream(S)));
 }
+// cuMemcpy2DAsync with unified addresses; a copy per row where the driver lacks it (the
+// table is made before libcuda is opened).
+HipError memcpy2DAsync(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                       size_t Height, HipStream S) {
+  if (cu().cuMemcpy2DAsync == nullptr) {
+    for (size_t Row = 0; Row < Height; ++Row)
+      if (const CUresult R = cu().cuMemcpyAsync(
+              address(static_cast<char *>(Dst) + Row * DstPitch),
+              address(static_cast<const char *>(Src) + Row * SrcPitch), Width, stream(S));
+          R != CUDA_SUCCESS)
+        return err(R);
+    return err(CUDA_SUCCESS);
+  }
+  CUDA_MEMCPY2D Copy{};
+  Copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  Copy.srcDevice = address(Src);
+  Copy.srcPitch = SrcPitch;
+  Copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  Copy.dstDevice = address(Dst);
+  Copy.dstPitch = DstPitch;
+  Copy.WidthInBytes = Width;
+  Copy.Height = Height;
+  return err(cu().cuMemcpy2DAsync(&Copy, stream(S)));
+}
 
 // hipModuleLoadDataEx with the JIT's error and information logs.
 HipError moduleLoadData(HipModule *Out, const void *Image, std::string &Log) {
@@ -360,6 +384,7 @@ HipApi makeTable() {
   Table.MemcpyHtoD = memcpyHtoD;
   Table.MemcpyHtoDAsync = memcpyHtoDAsync;
   Table.MemcpyDtoHAsync = memcpyDtoHAsync;
+  Table.Memcpy2DAsync = memcpy2DAsync;
   Table.MemsetD8Async = memsetD8Async;
   Table.MemsetD16Async = memsetD16Async;
   Table.MemsetD32Async = memsetD32Async;
@@ -398,8 +423,6 @@ HipApi makeTable() {
   return Table;
 }
 
-const HipApi Table = makeTable();
-
 } // namespace
 
 bool loadHip(std::string *Reason) {
@@ -419,9 +442,19 @@ bool loadHip(std::string *Reason) {
   (void)Logged;
   if (Reason != nullptr)
     *Reason = Why;
+  // The table after the driver: its optional entries (virtual memory, free memory) are
+  // set where libcuda has the calls, which only a loaded driver says.
+  if (Loaded)
+    (void)hip();
   return Loaded;
 }
 
-const HipApi &hip() { return Table; }
+// Made on first use, which loadHip() makes after the driver is loaded (a table made when
+// the library was loaded saw no libcuda yet: virtual memory and free memory were never
+// served on HIP's NVIDIA platform).
+const HipApi &hip() {
+  static const HipApi Table = makeTable();
+  return Table;
+}
 
 } // namespace dglink::hip

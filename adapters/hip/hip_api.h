@@ -106,6 +106,11 @@ struct HipApi {
   HipError (*MemcpyHtoD)(void *Dst, const void *Src, size_t Size) = nullptr;
   HipError (*MemcpyHtoDAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
   HipError (*MemcpyDtoHAsync)(void *Dst, const void *Src, size_t Size, HipStream Stream) = nullptr;
+  // Height rows of Width bytes, each Pitch bytes after the one before on its side
+  // (hipMemcpy2DAsync with hipMemcpyDefault); null where the library lacks it (a copy per
+  // row then).
+  HipError (*Memcpy2DAsync)(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+                            size_t Width, size_t Height, HipStream Stream) = nullptr;
   HipError (*MemsetD8Async)(void *Dst, unsigned char Value, size_t Count,
                             HipStream Stream) = nullptr;
   HipError (*MemsetD16Async)(void *Dst, unsigned short Value, size_t Count,

@@ -46,6 +46,12 @@ void restoreUsmAllocation(_pi_context &Context, void *Pointer, const UsmRecord &
 // Whether the backends' fill hooks take a pattern of this size; else the core tiles it.
 bool drivable(size_t PatternSize);
 std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t Size);
+// A checked USM fill as a command of type Command: the backend's fill where it takes the
+// pattern at Ptr's alignment, else the pattern tiled on the host and copied, blocking (the
+// tile then goes away); Size 0 of such a pattern only orders.
+pi_result submitUsmFill(_pi_queue &Queue, pi_command_type Command, void *Ptr, const void *Pattern,
+                        size_t PatternSize, size_t Size, pi_uint32 NumWaits, const pi_event *Waits,
+                        pi_event *Event);
 // Offset + Size inside Buffer (PI_ERROR_INVALID_VALUE naming Which side).
 pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
                      size_t Size);

@@ -125,7 +125,8 @@ PI_API_EXPORT pi_result piEnqueueEventsWaitWithBarrier(pi_queue Queue,
 }
 DGLINK_CATCH_ALL
 
-// Profiling: events of profiling queues only; the answer waits for the command.
+// Profiling: events of profiling queues and recorded timestamps only; the answer waits for
+// the command.
 PI_API_EXPORT pi_result piEventGetProfilingInfo(pi_event Event, pi_profiling_info ParamName,
                                                 size_t ParamValueSize, void *ParamValue,
                                                 size_t *ParamValueSizeRet) try {
@@ -139,7 +140,9 @@ PI_API_EXPORT pi_result piEventGetProfilingInfo(pi_event Event, pi_profiling_inf
     return dglink::fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                         "piEventGetProfilingInfo: the event was made from a native handle, not "
                         "by a command of a profiling queue");
-  if ((Event->Queue->Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) == 0)
+  // A recorded timestamp answers on any queue (UR's urEnqueueTimestampRecordingExp).
+  if ((Event->Queue->Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) == 0 &&
+      Event->Command != PI_COMMAND_TYPE_TIMESTAMP_RECORDING)
     return dglink::fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                         "piEventGetProfilingInfo: the event's queue was not made with "
                         "PI_QUEUE_FLAG_PROFILING_ENABLE");

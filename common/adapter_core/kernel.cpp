@@ -13,6 +13,68 @@ pi_result KernelImpl::checkGlobalOffset(const char *, pi_uint32, const size_t *)
   return PI_SUCCESS;
 }
 
+pi_result KernelImpl::maxCooperativeGroups(const char *Function, const _pi_device &Device, size_t,
+                                           size_t, pi_uint32 &) const {
+  return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                      "{}: the {} adapter cannot say how many work-groups of a kernel are "
+                      "resident at once on device '{}'",
+                      Function, adapterLabel(), Device.Description.Name);
+}
+
+pi_result enqueueLaunch(const char *Function, pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim,
+                        const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
+                        const size_t *LocalWorkSize, bool Cooperative, pi_uint32 NumWaits,
+                        const pi_event *Waits, pi_event *Event) {
+  DGLINK_TRY(checkHandle(Queue, PI_ERROR_INVALID_QUEUE, Function, "Queue"));
+  DGLINK_TRY(checkHandle(Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
+  if (!Kernel->Program->hasDevice(Queue->Device))
+    return dglink::fail(PI_ERROR_INVALID_CONTEXT,
+                        "{}: kernel '{}' is not built for device '{}' of the queue", Function,
+                        dglink::clip(Kernel->Name), Queue->Device->Description.Name);
+  if (Cooperative && !Queue->Device->Description.CooperativeLaunch)
+    return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE, "{}: device '{}' has no cooperative launches",
+                        Function, Queue->Device->Description.Name);
+  LaunchShape Shape;
+  DGLINK_TRY(checkLaunch(Function, *Queue->Device, *Kernel, WorkDim, GlobalWorkOffset,
+                         GlobalWorkSize, LocalWorkSize, Shape));
+  Shape.Cooperative = Cooperative;
+  DGLINK_TRY(checkWaitList(NumWaits, Waits));
+  return submit(
+      *Queue, PI_COMMAND_TYPE_NDRANGE_KERNEL, NumWaits, Waits, false, Event,
+      [&](const Enqueue &Request) { return Queue->Impl->launch(*Kernel, Shape, Request); });
+}
+
+pi_result suggestCooperativeGroups(const char *Function, pi_kernel Kernel, pi_device Device,
+                                   pi_uint32 WorkDim, const size_t *LocalWorkSize,
+                                   size_t DynamicLocalBytes, pi_uint32 &Out) {
+  DGLINK_TRY(checkHandle(Kernel, PI_ERROR_INVALID_KERNEL, Function, "Kernel"));
+  DGLINK_TRY(checkHandle(Device, PI_ERROR_INVALID_DEVICE, Function, "Device"));
+  if (!Kernel->Program->hasDevice(Device))
+    return dglink::fail(PI_ERROR_INVALID_DEVICE, "{}: kernel '{}' is not built for device '{}'",
+                        Function, dglink::clip(Kernel->Name), Device->Description.Name);
+  if (!Device->Description.CooperativeLaunch)
+    return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE, "{}: device '{}' has no cooperative launches",
+                        Function, Device->Description.Name);
+  if (WorkDim < 1 || WorkDim > 3)
+    return dglink::fail(PI_ERROR_INVALID_WORK_DIMENSION, "{}: work dimension {} is not 1, 2 or 3",
+                        Function, WorkDim);
+  size_t GroupSize = 1;
+  for (pi_uint32 D = 0; D < WorkDim; ++D) {
+    if (LocalWorkSize[D] == 0 || LocalWorkSize[D] > Device->Description.MaxWorkItemSizes[D])
+      return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                          "{}: local size {} in dimension {} (the device allows 1 to {})", Function,
+                          LocalWorkSize[D], D, Device->Description.MaxWorkItemSizes[D]);
+    GroupSize *= LocalWorkSize[D];
+  }
+  const size_t Limit = std::min(Kernel->Impl->maxGroupSize(), Device->Description.MaxWorkGroupSize);
+  if (GroupSize > Limit)
+    return dglink::fail(PI_ERROR_INVALID_WORK_GROUP_SIZE,
+                        "{}: {} work-items per group, kernel '{}' allows {} on device '{}'",
+                        Function, GroupSize, dglink::clip(Kernel->Name), Limit,
+                        Device->Description.Name);
+  return Kernel->Impl->maxCooperativeGroups(Function, *Device, GroupSize, DynamicLocalBytes, Out);
+}
+
 // The launch's shape checked against the device and the kernel: dimensions, global
 // sizes, offsets (where the backend or the kernel takes none), local sizes (given, or the kernel's
 // required size) that divide the global ones within the device's work-item sizes and
@@ -293,20 +355,8 @@ PI_API_EXPORT pi_result piEnqueueKernelLaunch(pi_queue Queue, pi_kernel Kernel, 
                                               pi_uint32 NumEventsInWaitList,
                                               const pi_event *EventWaitList, pi_event *Event) try {
   DGLINK_ENTRY();
-  DGLINK_CHECK_HANDLE(Queue, PI_ERROR_INVALID_QUEUE);
-  DGLINK_CHECK_HANDLE(Kernel, PI_ERROR_INVALID_KERNEL);
-  if (!Kernel->Program->hasDevice(Queue->Device))
-    return dglink::fail(PI_ERROR_INVALID_CONTEXT,
-                        "piEnqueueKernelLaunch: kernel '{}' is not built for device '{}' of the "
-                        "queue",
-                        dglink::clip(Kernel->Name), Queue->Device->Description.Name);
-  LaunchShape Shape;
-  DGLINK_TRY(checkLaunch(__func__, *Queue->Device, *Kernel, WorkDim, GlobalWorkOffset,
-                         GlobalWorkSize, LocalWorkSize, Shape));
-  DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
-  return submit(
-      *Queue, PI_COMMAND_TYPE_NDRANGE_KERNEL, NumEventsInWaitList, EventWaitList, false, Event,
-      [&](const Enqueue &Request) { return Queue->Impl->launch(*Kernel, Shape, Request); });
+  return enqueueLaunch(__func__, Queue, Kernel, WorkDim, GlobalWorkOffset, GlobalWorkSize,
+                       LocalWorkSize, false, NumEventsInWaitList, EventWaitList, Event);
 }
 DGLINK_CATCH_ALL
 

@@ -25,6 +25,25 @@ std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t
   return Tiled;
 }
 
+pi_result submitUsmFill(_pi_queue &Queue, pi_command_type Command, void *Ptr, const void *Pattern,
+                        size_t PatternSize, size_t Size, pi_uint32 NumWaits, const pi_event *Waits,
+                        pi_event *Event) {
+  const bool Native = drivable(PatternSize) &&
+                      reinterpret_cast<uintptr_t>(Ptr) % (PatternSize < 4 ? PatternSize : 4) == 0;
+  if (!Native && Size == 0) // nothing to write: a command that only orders (as the driver's)
+    return submit(Queue, Command, NumWaits, Waits, false, Event,
+                  [&](const Enqueue &Request) { return Queue.Impl->marker(false, Request); });
+  if (!Native) {
+    const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
+    return submit(Queue, Command, NumWaits, Waits, true, Event, [&](const Enqueue &Request) {
+      return Queue.Impl->usmCopy(Ptr, Tiled.data(), Size, Request);
+    });
+  }
+  return submit(Queue, Command, NumWaits, Waits, false, Event, [&](const Enqueue &Request) {
+    return Queue.Impl->usmFill(Ptr, Pattern, PatternSize, Size, Request);
+  });
+}
+
 // Offset + Size inside Buffer, without overflow.
 pi_result checkRange(const char *Function, const char *Which, const _pi_mem &Buffer, size_t Offset,
                      size_t Size) {
@@ -422,21 +441,8 @@ PI_API_EXPORT pi_result piextUSMEnqueueFill(pi_queue Queue, void *Ptr, const voi
                         "piextUSMEnqueueFill: pointer {} is not aligned to the pattern",
                         fmt::ptr(Ptr));
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
-  if (!Native && Size == 0) // nothing to write: a command that only orders (as the driver's)
-    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false,
-                  Event,
-                  [&](const Enqueue &Request) { return Queue->Impl->marker(false, Request); });
-  if (!Native) {
-    const std::vector<unsigned char> Tiled = tiled(Pattern, PatternSize, Size);
-    return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, true, Event,
-                  [&](const Enqueue &Request) {
-                    return Queue->Impl->usmCopy(Ptr, Tiled.data(), Size, Request);
-                  });
-  }
-  return submit(*Queue, PI_COMMAND_TYPE_USM_FILL, NumEventsInWaitList, EventWaitList, false, Event,
-                [&](const Enqueue &Request) {
-                  return Queue->Impl->usmFill(Ptr, Pattern, PatternSize, Size, Request);
-                });
+  return submitUsmFill(*Queue, PI_COMMAND_TYPE_USM_FILL, Ptr, Pattern, PatternSize, Size,
+                       NumEventsInWaitList, EventWaitList, Event);
 }
 DGLINK_CATCH_ALL
 

@@ -77,6 +77,11 @@
   X(cuMemHostUnregister)                                                                           \
   X(cuMemHostGetDevicePointer)                                                                     \
   X(cuMemcpy2DAsync)                                                                               \
+  X(cuMemsetD2D8Async)                                                                             \
+  X(cuMemsetD2D16Async)                                                                            \
+  X(cuMemsetD2D32Async)                                                                            \
+  X(cuLaunchCooperativeKernel)                                                                     \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                   \
   X(cuMemGetAllocationGranularity)                                                                 \
   X(cuMemAddressReserve)                                                                           \
   X(cuMemAddressFree)                                                                              \

@@ -330,6 +330,23 @@ public:
     return PI_SUCCESS;
   }
 
+  // cuMemsetD2D*Async: Count elements a row, rows Pitch bytes apart.
+  pi_result fill2D(void *Dst, size_t Pitch, uint32_t Value, unsigned ElementSize, size_t Count,
+                   size_t Height, stream::Stream S) override {
+    if (cu().cuMemsetD2D8Async == nullptr || cu().cuMemsetD2D16Async == nullptr ||
+        cu().cuMemsetD2D32Async == nullptr)
+      return Driver::fill2D(Dst, Pitch, Value, ElementSize, Count, Height, S);
+    if (ElementSize == 1)
+      DGLINK_CU(cuMemsetD2D8Async, address(Dst), Pitch, static_cast<unsigned char>(Value), Count,
+                Height, stream(S));
+    else if (ElementSize == 2)
+      DGLINK_CU(cuMemsetD2D16Async, address(Dst), Pitch, static_cast<unsigned short>(Value), Count,
+                Height, stream(S));
+    else
+      DGLINK_CU(cuMemsetD2D32Async, address(Dst), Pitch, Value, Count, Height, stream(S));
+    return PI_SUCCESS;
+  }
+
   pi_result loadModule(stream::Module &Out, const void *Image, std::string &Log) override {
     CUmodule M = nullptr;
     const CUresult R = loadModuleWithLog(M, Image, Log);
@@ -420,6 +437,29 @@ public:
     return PI_SUCCESS;
   }
 
+  pi_result launchCooperative(stream::FunctionHandle F, const unsigned Grid[3],
+                              const unsigned Block[3], size_t SharedBytes, stream::Stream S,
+                              void **Params) override {
+    if (cu().cuLaunchCooperativeKernel == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    if (SharedBytes > std::numeric_limits<unsigned>::max())
+      return fail(PI_ERROR_OUT_OF_RESOURCES,
+                  "cuLaunchCooperativeKernel: {} bytes of dynamic shared memory do not fit its "
+                  "argument",
+                  SharedBytes);
+    DGLINK_CU(cuLaunchCooperativeKernel, cuFunction(F), Grid[0], Grid[1], Grid[2], Block[0],
+              Block[1], Block[2], static_cast<unsigned>(SharedBytes), stream(S), Params);
+    return PI_SUCCESS;
+  }
+  pi_result maxActiveBlocks(stream::FunctionHandle F, int BlockSize, size_t SharedBytes,
+                            int &PerMultiprocessor) override {
+    if (cu().cuOccupancyMaxActiveBlocksPerMultiprocessor == nullptr)
+      return PI_ERROR_UNSUPPORTED_FEATURE;
+    DGLINK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &PerMultiprocessor, cuFunction(F),
+              BlockSize, SharedBytes);
+    return PI_SUCCESS;
+  }
+
   const char *target() const override { return PI_DEVICE_BINARY_TARGET_NVPTX64; }
   const char *codeDescription() const override { return cuda::codeDescription(); }
   bool detectCode(const void *Data, size_t Size, stream::CodeKind &Kind) override {
@@ -484,6 +524,11 @@ CUresult readDeviceInfo(int Ordinal, stream::DeviceInfo &Info) {
   Flag = 0;
   Attribute(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, Flag);
   Info.VirtualMemory = Flag != 0 && cu().hasVirtualMemory();
+  Info.TimedEvents = cu().cuEventElapsedTime != nullptr;
+  Flag = 0;
+  Attribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, Flag);
+  Info.CooperativeLaunch = Flag != 0 && cu().cuLaunchCooperativeKernel != nullptr &&
+                           cu().cuOccupancyMaxActiveBlocksPerMultiprocessor != nullptr;
   Attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, Info.MemoryClockKHz);
   Attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, Info.MemoryBusWidthBits);
   Attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, Info.RegistersPerBlock);

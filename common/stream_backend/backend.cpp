@@ -93,6 +93,8 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
   M.ErrorCorrection = Info.Ecc;
   M.HostUnified = Out.IntegratedGpu = Info.Integrated;
   Out.VirtualMemory = Info.VirtualMemory;
+  Out.TimestampRecording = Info.TimedEvents;
+  Out.CooperativeLaunch = Info.CooperativeLaunch;
   Out.Uuid.assign(Info.Uuid.begin(), Info.Uuid.end());
   Out.PciAddress = Info.PciAddress;
   Out.MemoryClockMHz = static_cast<pi_uint32>(Info.MemoryClockKHz / 1000);

@@ -70,6 +70,28 @@ pi_result Driver::createSurface(ImageArray /*Array*/, uint64_t & /*Out*/) {
   return PI_ERROR_UNSUPPORTED_FEATURE;
 }
 void Driver::destroySurface(uint64_t /*Surface*/) {}
+
+pi_result Driver::launchCooperative(FunctionHandle /*F*/, const unsigned * /*Grid*/,
+                                    const unsigned * /*Block*/, size_t /*SharedBytes*/,
+                                    Stream /*S*/, void ** /*Params*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+pi_result Driver::maxActiveBlocks(FunctionHandle /*F*/, int /*BlockSize*/, size_t /*SharedBytes*/,
+                                  int & /*PerMultiprocessor*/) {
+  return PI_ERROR_UNSUPPORTED_FEATURE;
+}
+
+pi_result Driver::fill2D(void *Dst, size_t Pitch, uint32_t Value, unsigned ElementSize,
+                         size_t Count, size_t Height, Stream S) {
+  for (size_t Row = 0; Row < Height; ++Row) {
+    const pi_result Result =
+        fill(static_cast<char *>(Dst) + Row * Pitch, Value, ElementSize, Count, S);
+    if (Result != PI_SUCCESS)
+      return Result;
+  }
+  return PI_SUCCESS;
+}
+
 pi_result Driver::copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
                          size_t Height, Stream S) {
   for (size_t Row = 0; Row < Height; ++Row) {

@@ -440,6 +440,28 @@ pi_result StreamKernel::collect(const core::LaunchShape &Shape, LaunchArguments 
   return PI_SUCCESS;
 }
 
+// The driver's occupancy for blocks of GroupSize threads, times the multiprocessors.
+pi_result StreamKernel::maxCooperativeGroups(const char *Function, const _pi_device &Device,
+                                             size_t GroupSize, size_t DynamicLocalBytes,
+                                             pi_uint32 &Out) const {
+  const StreamDevice &On = streamDevice(Device);
+  const FunctionHandle F = functionOf(On.Ordinal);
+  if (F == nullptr)
+    return fail(PI_ERROR_INVALID_DEVICE, "{}: kernel '{}' has no function on device '{}'", Function,
+                clip(Name), Device.Description.Name);
+  Driver &D = driver();
+  DGLINK_TRY(D.makeCurrent(On.Ordinal));
+  int PerMultiprocessor = 0;
+  const pi_result Result =
+      D.maxActiveBlocks(F, static_cast<int>(GroupSize), DynamicLocalBytes, PerMultiprocessor);
+  if (Result == PI_ERROR_UNSUPPORTED_FEATURE)
+    return fail(Result, "{}: {} has no occupancy query", Function, streamBackend().label());
+  DGLINK_TRY(Result);
+  Out = static_cast<pi_uint32>(std::max(PerMultiprocessor, 0)) *
+        static_cast<pi_uint32>(std::max(On.Info.MultiprocessorCount, 0));
+  return PI_SUCCESS;
+}
+
 } // namespace dglink::stream
 
 namespace dglink::stream {

@@ -115,8 +115,11 @@ pi_result StreamEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanosec
                 "piEventGetProfilingInfo: the event has no timing");
   DGLINK_TRY(driver().makeCurrent(On.Ordinal));
   float StartMs = 0, EndMs = 0;
-  DGLINK_TRY(driver().elapsed(Clock->Base, Start, StartMs));
   DGLINK_TRY(driver().elapsed(Clock->Base, Handle, EndMs));
+  if (Start != nullptr)
+    DGLINK_TRY(driver().elapsed(Clock->Base, Start, StartMs));
+  else // a recorded timestamp: one point in time
+    StartMs = EndMs;
   const auto deviceTime = [&](float Ms) {
     return Clock->HostNanoseconds + static_cast<pi_uint64>(static_cast<double>(Ms) * 1e6);
   };
@@ -139,16 +142,37 @@ pi_result StreamEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanosec
 }
 
 pi_result StreamQueue::startClock() {
-  Driver &D = driver();
-  const pi_result Made = D.createTimedEvent(Clock.Base);
+  const pi_result Made = startClock(Clock);
   if (Made == PI_ERROR_UNSUPPORTED_FEATURE)
     return fail(PI_ERROR_INVALID_QUEUE_PROPERTIES,
                 "piQueueCreate: {} has no timed events, so no profiling queue",
                 streamBackend().label());
-  DGLINK_TRY(Made);
-  DGLINK_TRY(D.record(Clock.Base, Handle));
-  DGLINK_TRY(D.synchronize(Clock.Base));
-  Clock.HostNanoseconds = hostNanoseconds();
+  return Made;
+}
+
+pi_result StreamQueue::startClock(ProfilingBase &Base) {
+  Driver &D = driver();
+  Event Made = nullptr;
+  DGLINK_TRY(D.createTimedEvent(Made)); // UNSUPPORTED_FEATURE without timed events
+  pi_result Result = D.record(Made, Handle);
+  if (Result == PI_SUCCESS)
+    Result = D.synchronize(Made);
+  if (Result != PI_SUCCESS) {
+    D.destroyEvent(Made);
+    return Result;
+  }
+  Base.HostNanoseconds = hostNanoseconds();
+  Base.Base = Made;
+  return PI_SUCCESS;
+}
+
+pi_result StreamQueue::waitForOthers(const core::Enqueue &Request) {
+  // The in-order stream orders its own events; another device's are waited for as any
+  // other queue's (a stream may wait for an event of another driver context).
+  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
+    if (Request.Waits[I]->Queue != &Queue)
+      DGLINK_TRY(
+          driver().waitEvent(Handle, static_cast<StreamEvent &>(*Request.Waits[I]->Impl).Handle));
   return PI_SUCCESS;
 }
 
@@ -179,6 +203,8 @@ StreamQueue::~StreamQueue() {
   Copies.release(D);
   if (Clock.Base != nullptr)
     D.destroyEvent(Clock.Base);
+  if (TimestampClock.Base != nullptr)
+    D.destroyEvent(TimestampClock.Base);
   if (OwnsStream)
     D.destroyStream(Handle);
 }
@@ -188,11 +214,7 @@ pi_result StreamQueue::enqueue(const core::Enqueue &Request, SubmitFunction &&Su
   Driver &D = driver();
   DGLINK_TRY(D.makeCurrent(On.Ordinal));
   Enqueued.store(true, std::memory_order_relaxed);
-  // The in-order stream orders its own events; another device's are waited for as any
-  // other queue's (a stream may wait for an event of another driver context).
-  for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
-    if (Request.Waits[I]->Queue != &Queue)
-      DGLINK_TRY(D.waitEvent(Handle, static_cast<StreamEvent &>(*Request.Waits[I]->Impl).Handle));
+  DGLINK_TRY(waitForOthers(Request));
   std::unique_ptr<StreamEvent> Done;
   if (Request.Out != nullptr && Clock.Base != nullptr) {
     // A profiling queue's command: timed events of its own before and after it.
@@ -292,6 +314,52 @@ pi_result StreamQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSiz
   });
 }
 
+// Rows of unified addresses: the driver's 2D copy.
+pi_result StreamQueue::usmCopy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+                                 size_t Width, size_t Height, const core::Enqueue &Request) {
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    DGLINK_TRY(D.copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height, Handle));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+// Patterns of up to 4 bytes: the driver's 2D fill; wider ones row by row as usmFill
+// writes them (one pattern through the copy engine, doubled on the device).
+pi_result StreamQueue::usmFill2D(void *Ptr, size_t Pitch, const void *Pattern, size_t PatternSize,
+                                 size_t Width, size_t Height, const core::Enqueue &Request) {
+  if (PatternSize > 4)
+    return QueueImpl::usmFill2D(Ptr, Pitch, Pattern, PatternSize, Width, Height, Request);
+  return enqueue(Request, [&](Event Done) {
+    Driver &D = driver();
+    DGLINK_TRY(D.fill2D(Ptr, Pitch, patternValue(Pattern, PatternSize),
+                        static_cast<unsigned>(PatternSize), Width / PatternSize, Height, Handle));
+    return complete(D, Handle, Done, Request.Blocking);
+  });
+}
+
+pi_result StreamQueue::timestamp(const core::Enqueue &Request) {
+  Driver &D = driver();
+  DGLINK_TRY(D.makeCurrent(On.Ordinal));
+  const ProfilingBase *Base = &Clock;
+  if (Clock.Base == nullptr) {
+    const std::lock_guard<std::mutex> Lock(TimestampMutex);
+    if (TimestampClock.Base == nullptr)
+      DGLINK_TRY(startClock(TimestampClock));
+    Base = &TimestampClock;
+  }
+  Enqueued.store(true, std::memory_order_relaxed);
+  DGLINK_TRY(waitForOthers(Request));
+  auto Done = std::make_unique<StreamEvent>(On, nullptr);
+  Done->Clock = Base; // destroys what it has if a step fails
+  Done->QueuedNanoseconds = hostNanoseconds();
+  DGLINK_TRY(D.createTimedEvent(Done->Handle));
+  DGLINK_TRY(complete(D, Handle, Done->Handle, Request.Blocking));
+  if (Request.Out != nullptr)
+    *Request.Out = std::move(Done);
+  return PI_SUCCESS;
+}
+
 pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                               const core::Enqueue &Request) {
   auto &Impl = static_cast<StreamKernel &>(*Kernel.Impl);
@@ -320,8 +388,12 @@ pi_result StreamQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape
   }
   return enqueue(Request, [&](Event Done) {
     Driver &D = driver();
-    DGLINK_TRY(D.launch(Function, Grid, Block, Arguments.DynamicSharedBytes, Handle,
-                        Arguments.Params.empty() ? nullptr : Arguments.Params.data()));
+    void **Params = Arguments.Params.empty() ? nullptr : Arguments.Params.data();
+    if (Shape.Cooperative)
+      DGLINK_TRY(
+          D.launchCooperative(Function, Grid, Block, Arguments.DynamicSharedBytes, Handle, Params));
+    else
+      DGLINK_TRY(D.launch(Function, Grid, Block, Arguments.DynamicSharedBytes, Handle, Params));
     return complete(D, Handle, Done, Request.Blocking);
   });
 }

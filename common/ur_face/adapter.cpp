@@ -388,8 +388,10 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_MAX_COMPUTE_QUEUE_INDICES:
     return Answer.value(uint32_t{1}); // no backend here has a notion of queue indices
   case UR_DEVICE_INFO_KERNEL_LAUNCH_CAPABILITIES:
-    // urEnqueueKernelLaunch takes no launch property here (cooperative, cluster, ...).
-    return Answer.value(ur_kernel_launch_properties_flags_t{0});
+    // Cooperative launches where the driver has them (core::enqueueLaunch); no cluster,
+    // work-group memory or queue-serialization properties.
+    return Answer.value(static_cast<ur_kernel_launch_properties_flags_t>(
+        D.CooperativeLaunch ? UR_KERNEL_LAUNCH_PROPERTIES_FLAG_COOPERATIVE : 0));
   // ---- memory
   case UR_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
     return Answer.value(uint64_t{D.Memory.MaxAllocSize});
@@ -479,7 +481,6 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_HOST_PIPE_READ_WRITE_SUPPORT:
   case UR_DEVICE_INFO_KERNEL_SET_SPECIALIZATION_CONSTANTS:
   case UR_DEVICE_INFO_BINDLESS_IMAGES_SUPPORT_EXP:
-  case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
   case UR_DEVICE_INFO_ENQUEUE_NATIVE_COMMAND_SUPPORT_EXP:
   case UR_DEVICE_INFO_LOW_POWER_EVENTS_SUPPORT_EXP:
   case UR_DEVICE_INFO_USM_P2P_SUPPORT_EXP:
@@ -516,6 +517,10 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
   case UR_DEVICE_INFO_COMMAND_BUFFER_SUBGRAPH_SUPPORT_EXP:
     // No command buffer inside another.
     return Answer.boolean(false);
+  case UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP:
+    // urEnqueueTimestampRecordingExp where the backend records the device's time on any
+    // queue (CUDA and HIP: a timed event; core::QueueImpl::timestamp).
+    return Answer.boolean(D.TimestampRecording);
   case UR_DEVICE_INFO_VIRTUAL_MEMORY_SUPPORT:
     // urVirtualMem* / urPhysicalMem* where the driver maps memory (core::ContextImpl).
     return Answer.boolean(D.VirtualMemory);

@@ -2,6 +2,8 @@
 // the core's, checked and served by the core.
 #include "entry_points.h"
 
+#include <algorithm>
+
 namespace dglink::ur {
 
 // ---- context ----
@@ -63,7 +65,12 @@ ur_result_t urContextGetInfo(ur_context_handle_t hContext, ur_context_info_t pro
     return Answer.value(uint32_t{Context.RefCount.load()});
   case UR_CONTEXT_INFO_USM_MEMCPY2D_SUPPORT:
   case UR_CONTEXT_INFO_USM_FILL2D_SUPPORT:
-    return Answer.boolean(false);
+    // The core serves 2D copies and fills on every backend (core::enqueueUsmCopy2D):
+    // wherever a device of the context has USM to copy or fill.
+    return Answer.boolean(
+        std::any_of(Context.Devices.begin(), Context.Devices.end(), [](const _pi_device *Device) {
+          return Device->Description.Usm != PI_USM_MECHANISM_NONE;
+        }));
   default:
     break;
   }

@@ -85,17 +85,23 @@ ur_result_t urEnqueueKernelLaunchWithArgsExp(
   if (numArgs != 0 && pArgs == nullptr)
     return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER, "{}: {} arguments but 'pArgs' is null",
                   __func__, numArgs);
-  if (launchPropList != nullptr && launchPropList->flags != 0)
+  // The one launch flag served: COOPERATIVE, where the device says so (the core checks).
+  const ur_kernel_launch_flags_t Flags = launchPropList != nullptr ? launchPropList->flags : 0;
+  if ((Flags & UR_KERNEL_LAUNCH_FLAGS_MASK) != 0)
+    return failUr(UR_RESULT_ERROR_INVALID_ENUMERATION, "{}: launch flags {:#x} are not defined",
+                  __func__, static_cast<unsigned>(Flags));
+  if ((Flags & ~ur_kernel_launch_flags_t{UR_KERNEL_LAUNCH_FLAG_COOPERATIVE}) != 0)
     return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE, "{}: launch flags {:#x} are not served",
-                  __func__, static_cast<unsigned>(launchPropList->flags));
+                  __func__, static_cast<unsigned>(Flags));
   DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
   DGLINK_UR_CHECK(hQueue, PI_ERROR_INVALID_QUEUE);
   DGLINK_UR_CHECK(hKernel, PI_ERROR_INVALID_KERNEL);
   if (const ur_result_t R = setArguments(core(hKernel), numArgs, pArgs); R != UR_RESULT_SUCCESS)
     return R;
-  DGLINK_UR_CORE(piEnqueueKernelLaunch(core(hQueue), core(hKernel), workDim, pGlobalWorkOffset,
-                                       pGlobalWorkSize, pLocalWorkSize, numEventsInWaitList,
-                                       core(phEventWaitList), core(phEvent)));
+  DGLINK_UR_CORE(core::enqueueLaunch(
+      "urEnqueueKernelLaunchWithArgsExp", core(hQueue), core(hKernel), workDim, pGlobalWorkOffset,
+      pGlobalWorkSize, pLocalWorkSize, (Flags & UR_KERNEL_LAUNCH_FLAG_COOPERATIVE) != 0,
+      numEventsInWaitList, core(phEventWaitList), core(phEvent)));
 }
 DGLINK_UR_CATCH_ALL
 
@@ -336,6 +342,51 @@ ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t hQueue, bool blocking, void *pD
 }
 DGLINK_UR_CATCH_ALL
 
+// 2D USM copies and fills, on every backend (core::enqueueUsmCopy2D / Fill2D): UR's
+// null checks first, the core's size checks answer INVALID_SIZE.
+ur_result_t urEnqueueUSMFill2D(ur_queue_handle_t hQueue, void *pMem, size_t pitch,
+                               size_t patternSize, const void *pPattern, size_t width,
+                               size_t height, uint32_t numEventsInWaitList,
+                               const ur_event_handle_t *phEventWaitList,
+                               ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(pMem);
+  DGLINK_UR_NOT_NULL_POINTER(pPattern);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  return usmHintResult(core::enqueueUsmFill2D(__func__, core(hQueue), pMem, pitch, pPattern,
+                                              patternSize, width, height, numEventsInWaitList,
+                                              core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urEnqueueUSMMemcpy2D(ur_queue_handle_t hQueue, bool blocking, void *pDst,
+                                 size_t dstPitch, const void *pSrc, size_t srcPitch, size_t width,
+                                 size_t height, uint32_t numEventsInWaitList,
+                                 const ur_event_handle_t *phEventWaitList,
+                                 ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(pDst);
+  DGLINK_UR_NOT_NULL_POINTER(pSrc);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  return usmHintResult(core::enqueueUsmCopy2D(__func__, core(hQueue), blocking, pDst, dstPitch,
+                                              pSrc, srcPitch, width, height, numEventsInWaitList,
+                                              core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+// The device's time as a command, where the device records it (core::enqueueTimestamp).
+ur_result_t urEnqueueTimestampRecordingExp(ur_queue_handle_t hQueue, bool blocking,
+                                           uint32_t numEventsInWaitList,
+                                           const ur_event_handle_t *phEventWaitList,
+                                           ur_event_handle_t *phEvent) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hQueue);
+  DGLINK_UR_NOT_NULL_POINTER(phEvent);
+  DGLINK_UR_WAIT_LIST(numEventsInWaitList, phEventWaitList);
+  DGLINK_UR_CORE(core::enqueueTimestamp(__func__, core(hQueue), blocking, numEventsInWaitList,
+                                        core(phEventWaitList), core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
 // The device-global copies: the core checks in the contract's order; UR's null checks
 // come first.
 ur_result_t urEnqueueDeviceGlobalVariableWrite(ur_queue_handle_t hQueue,
@@ -456,6 +507,12 @@ ur_command_t commandOf(pi_command_type Command) {
     return UR_COMMAND_DEVICE_GLOBAL_VARIABLE_WRITE;
   case PI_COMMAND_TYPE_EXT_COMMAND_BUFFER:
     return UR_COMMAND_ENQUEUE_COMMAND_BUFFER_EXP;
+  case PI_COMMAND_TYPE_USM_FILL_2D:
+    return UR_COMMAND_USM_FILL_2D;
+  case PI_COMMAND_TYPE_USM_MEMCPY_2D:
+    return UR_COMMAND_USM_MEMCPY_2D;
+  case PI_COMMAND_TYPE_TIMESTAMP_RECORDING:
+    return UR_COMMAND_TIMESTAMP_RECORDING_EXP;
   case PI_COMMAND_TYPE_MARKER:
     break;
   }

@@ -149,6 +149,8 @@ ur_result_t urKernelGetSuggestedLocalWorkSize(ur_kernel_handle_t, ur_queue_handl
                                               const size_t *, const size_t *, size_t *);
 ur_result_t urKernelSetExecInfo(ur_kernel_handle_t, ur_kernel_exec_info_t, size_t,
                                 const ur_kernel_exec_info_properties_t *, const void *);
+ur_result_t urKernelSuggestMaxCooperativeGroupCount(ur_kernel_handle_t, ur_device_handle_t,
+                                                    uint32_t, const size_t *, size_t, uint32_t *);
 
 // enqueue.cpp: commands and events
 ur_result_t urEnqueueKernelLaunchWithArgsExp(ur_queue_handle_t, ur_kernel_handle_t, uint32_t,
@@ -199,6 +201,13 @@ ur_result_t urEnqueueUSMAdvise(ur_queue_handle_t, const void *, size_t, ur_usm_a
                                ur_event_handle_t *);
 ur_result_t urEnqueueUSMMemcpy(ur_queue_handle_t, bool, void *, const void *, size_t, uint32_t,
                                const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueUSMFill2D(ur_queue_handle_t, void *, size_t, size_t, const void *, size_t,
+                               size_t, uint32_t, const ur_event_handle_t *, ur_event_handle_t *);
+ur_result_t urEnqueueUSMMemcpy2D(ur_queue_handle_t, bool, void *, size_t, const void *, size_t,
+                                 size_t, size_t, uint32_t, const ur_event_handle_t *,
+                                 ur_event_handle_t *);
+ur_result_t urEnqueueTimestampRecordingExp(ur_queue_handle_t, bool, uint32_t,
+                                           const ur_event_handle_t *, ur_event_handle_t *);
 ur_result_t urEnqueueDeviceGlobalVariableWrite(ur_queue_handle_t, ur_program_handle_t, const char *,
                                                bool, size_t, size_t, const void *, uint32_t,
                                                const ur_event_handle_t *, ur_event_handle_t *);

@@ -677,6 +677,25 @@ ur_result_t urKernelGetSuggestedLocalWorkSize(ur_kernel_handle_t hKernel, ur_que
 }
 DGLINK_UR_CATCH_ALL
 
+// The most work-groups a cooperative launch may have (core::suggestCooperativeGroups):
+// UNSUPPORTED_FEATURE where the device has no cooperative launches.
+ur_result_t urKernelSuggestMaxCooperativeGroupCount(ur_kernel_handle_t hKernel,
+                                                    ur_device_handle_t hDevice, uint32_t workDim,
+                                                    const size_t *pLocalWorkSize,
+                                                    size_t dynamicSharedMemorySize,
+                                                    uint32_t *pGroupCountRet) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hKernel);
+  DGLINK_UR_NOT_NULL_HANDLE(hDevice);
+  DGLINK_UR_NOT_NULL_POINTER(pLocalWorkSize);
+  DGLINK_UR_NOT_NULL_POINTER(pGroupCountRet);
+  uint32_t Count = 0;
+  DGLINK_UR_TRY(core::suggestCooperativeGroups(__func__, core(hKernel), core(hDevice), workDim,
+                                               pLocalWorkSize, dynamicSharedMemorySize, Count));
+  *pGroupCountRet = Count;
+  return UR_RESULT_SUCCESS;
+}
+DGLINK_UR_CATCH_ALL
+
 ur_result_t urKernelGetGroupInfo(ur_kernel_handle_t hKernel, ur_device_handle_t hDevice,
                                  ur_kernel_group_info_t propName, size_t propSize, void *pPropValue,
                                  size_t *pPropSizeRet) try {

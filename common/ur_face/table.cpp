@@ -107,6 +107,7 @@ ur_dditable_t makeTable() {
   Table.Kernel.pfnGetSubGroupInfo = urKernelGetSubGroupInfo;
   Table.Kernel.pfnSetExecInfo = urKernelSetExecInfo;
   Table.Kernel.pfnGetSuggestedLocalWorkSize = urKernelGetSuggestedLocalWorkSize;
+  Table.Kernel.pfnSuggestMaxCooperativeGroupCount = urKernelSuggestMaxCooperativeGroupCount;
 
   Table.Enqueue.pfnEventsWait = urEnqueueEventsWait;
   Table.Enqueue.pfnEventsWaitWithBarrier = urEnqueueEventsWaitWithBarrier;
@@ -125,11 +126,14 @@ ur_dditable_t makeTable() {
   Table.Enqueue.pfnEventsWaitWithBarrierExt = urEnqueueEventsWaitWithBarrierExt;
   Table.Enqueue.pfnUSMFill = urEnqueueUSMFill;
   Table.Enqueue.pfnUSMMemcpy = urEnqueueUSMMemcpy;
+  Table.Enqueue.pfnUSMFill2D = urEnqueueUSMFill2D;
+  Table.Enqueue.pfnUSMMemcpy2D = urEnqueueUSMMemcpy2D;
   Table.Enqueue.pfnUSMPrefetch = urEnqueueUSMPrefetch;
   Table.Enqueue.pfnUSMAdvise = urEnqueueUSMAdvise;
   Table.Enqueue.pfnDeviceGlobalVariableWrite = urEnqueueDeviceGlobalVariableWrite;
   Table.Enqueue.pfnDeviceGlobalVariableRead = urEnqueueDeviceGlobalVariableRead;
   Table.EnqueueExp.pfnKernelLaunchWithArgsExp = urEnqueueKernelLaunchWithArgsExp;
+  Table.EnqueueExp.pfnTimestampRecordingExp = urEnqueueTimestampRecordingExp;
 
   Table.VirtualMem.pfnGranularityGetInfo = urVirtualMemGranularityGetInfo;
   Table.VirtualMem.pfnReserve = urVirtualMemReserve;

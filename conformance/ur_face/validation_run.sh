@@ -10,7 +10,9 @@
 #   <handle>"); messages about them are counted and allowed; the same for the
 #   sub-buffers of urMemBufferPartition ("dglink-ur-bridge: sub-buffer <handle>") and the
 #   events of command-buffer commands (phEvent of the appends and of
-#   urCommandBufferUpdateSignalEventExp; "dglink-ur-scenario: command event <handle>");
+#   urCommandBufferUpdateSignalEventExp; "dglink-ur-scenario: command event <handle>"), and
+#   the events of urEnqueueUSMMemcpy2D, urEnqueueUSMFill2D and
+#   urEnqueueTimestampRecordingExp ("dglink-ur-scenario: unrecorded event <handle>");
 # - it checks the optional pool of urUSM*Alloc even when it is null ("There are no
 #   valid references to handle 0"): allowed for handle 0 alone.
 #   validation_run.sh CONFORMANCE_UR_PROGRAM LOG [gtest options]
@@ -26,7 +28,7 @@ if [ "$status" -ne 0 ]; then
   grep '^\[  FAILED' "$log" | sort -u
   exit 1
 fi
-named='s/^dglink-ur-\(bridge\|scenario\): \(linked program\|sub-buffer\|command event\)'
+named='s/^dglink-ur-\(bridge\|scenario\): \(linked program\|sub-buffer\|command event\|unrecorded event\)'
 linked=$(sed -n "$named"' \(0x[0-9a-f]*\).*/\3/p' "$log" | sort -u)
 # The layer's own messages, without the backtraces it prints after some of them.
 messages=$(grep '^<VALIDATION>' "$log" | grep -v ']: #[0-9]' | grep -v 'was recorded for first time here')
@@ -66,6 +68,6 @@ if [ -n "$others" ]; then
   exit 1
 fi
 echo "validation_run: no misuse and no leak reported; $allowed messages about the" \
-  "$(printf '%s\n' "$linked" | grep -c .) linked programs, sub-buffers and command events UR 0.12's layer" \
+  "$(printf '%s\n' "$linked" | grep -c .) linked programs, sub-buffers and command, 2D USM and timestamp events UR 0.12's layer" \
   "does not record," \
   "$nullpool about null USM pools"

@@ -135,25 +135,25 @@ typedef enum {
   PI_DEVICE_INFO_VENDOR_ID = 0x1001,           /* pi_uint32 */
   PI_DEVICE_INFO_MAX_COMPUTE_UNITS = 0x1002,   /* pi_uint32 */
   PI_DEVICE_INFO_MAX_WORK_GROUP_SIZE = 0x1004, /* size_t */
-  PI_DEVICE_INFO_GLOBAL_MEM_SIZE = 0x101F,   /* pi_uint64 */
-  PI_DEVICE_INFO_DOUBLE_FP_CONFIG = 0x1032,  /* pi_bitfield, 0 without fp64 */
-  PI_DEVICE_INFO_HALF_FP_CONFIG = 0x1033,    /* pi_bitfield, 0 without fp16 */
-  PI_DEVICE_INFO_AVAILABLE = 0x1027,         /* pi_bool */
-  PI_DEVICE_INFO_COMPILER_AVAILABLE = 0x1028, /* pi_bool */
-  PI_DEVICE_INFO_LINKER_AVAILABLE = 0x103E,  /* pi_bool */
-  PI_DEVICE_INFO_NAME = 0x102B,              /* string */
-  PI_DEVICE_INFO_VENDOR = 0x102C,            /* string */
-  PI_DEVICE_INFO_DRIVER_VERSION = 0x102D,    /* string */
-  PI_DEVICE_INFO_VERSION = 0x102F,           /* string */
-  PI_DEVICE_INFO_EXTENSIONS = 0x1030,        /* string, space separated */
-  PI_DEVICE_INFO_PLATFORM = 0x1031,          /* pi_platform */
-  PI_DEVICE_INFO_IL_VERSION = 0x105B,        /* string, may be empty */
-  PI_DEVICE_INFO_REFERENCE_COUNT = 0x1047,   /* pi_uint32 */
+  PI_DEVICE_INFO_GLOBAL_MEM_SIZE = 0x101F,     /* pi_uint64 */
+  PI_DEVICE_INFO_DOUBLE_FP_CONFIG = 0x1032,    /* pi_bitfield, 0 without fp64 */
+  PI_DEVICE_INFO_HALF_FP_CONFIG = 0x1033,      /* pi_bitfield, 0 without fp16 */
+  PI_DEVICE_INFO_AVAILABLE = 0x1027,           /* pi_bool */
+  PI_DEVICE_INFO_COMPILER_AVAILABLE = 0x1028,  /* pi_bool */
+  PI_DEVICE_INFO_LINKER_AVAILABLE = 0x103E,    /* pi_bool */
+  PI_DEVICE_INFO_NAME = 0x102B,                /* string */
+  PI_DEVICE_INFO_VENDOR = 0x102C,              /* string */
+  PI_DEVICE_INFO_DRIVER_VERSION = 0x102D,      /* string */
+  PI_DEVICE_INFO_VERSION = 0x102F,             /* string */
+  PI_DEVICE_INFO_EXTENSIONS = 0x1030,          /* string, space separated */
+  PI_DEVICE_INFO_PLATFORM = 0x1031,            /* pi_platform */
+  PI_DEVICE_INFO_IL_VERSION = 0x105B,          /* string, may be empty */
+  PI_DEVICE_INFO_REFERENCE_COUNT = 0x1047,     /* pi_uint32 */
   /* Limits, memory, vector widths: OpenCL's numbers and types (pi_uint32 for cl_uint,
      pi_uint64 for cl_ulong, pi_bool for cl_bool, pi_bitfield for OpenCL's bit-fields) */
-  PI_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS = 0x1003,         /* pi_uint32: 3 */
-  PI_DEVICE_INFO_MAX_WORK_ITEM_SIZES = 0x1005,              /* size_t[3] */
-  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR = 0x1006,      /* pi_uint32, each */
+  PI_DEVICE_INFO_MAX_WORK_ITEM_DIMENSIONS = 0x1003,    /* pi_uint32: 3 */
+  PI_DEVICE_INFO_MAX_WORK_ITEM_SIZES = 0x1005,         /* size_t[3] */
+  PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_CHAR = 0x1006, /* pi_uint32, each */
   PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_SHORT = 0x1007,
   PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_INT = 0x1008,
   PI_DEVICE_INFO_PREFERRED_VECTOR_WIDTH_LONG = 0x1009,
@@ -167,36 +167,36 @@ typedef enum {
   PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT = 0x103A,
   PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE = 0x103B,
   PI_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF = 0x103C,
-  PI_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 0x100C,              /* pi_uint32, MHz */
-  PI_DEVICE_INFO_ADDRESS_BITS = 0x100D,                     /* pi_uint32: 64 */
-  PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE = 0x1010,               /* pi_uint64 */
-  PI_DEVICE_INFO_IMAGE_SUPPORT = 0x1016,                    /* pi_bool: false (no images) */
-  PI_DEVICE_INFO_MAX_PARAMETER_SIZE = 0x1017,               /* size_t */
-  PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN = 0x1019,              /* pi_uint32, bits */
-  PI_DEVICE_INFO_SINGLE_FP_CONFIG = 0x101B,                 /* pi_bitfield */
-  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE = 0x101C,            /* pi_device_mem_cache_type */
-  PI_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE = 0x101D,        /* pi_uint32 */
-  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE = 0x101E,            /* pi_uint64 */
-  PI_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE = 0x1020,         /* pi_uint64 */
-  PI_DEVICE_INFO_MAX_CONSTANT_ARGS = 0x1021,                /* pi_uint32 */
-  PI_DEVICE_INFO_LOCAL_MEM_TYPE = 0x1022,                   /* pi_device_local_mem_type */
-  PI_DEVICE_INFO_LOCAL_MEM_SIZE = 0x1023,                   /* pi_uint64 */
-  PI_DEVICE_INFO_ERROR_CORRECTION_SUPPORT = 0x1024,         /* pi_bool */
-  PI_DEVICE_INFO_PROFILING_TIMER_RESOLUTION = 0x1025,       /* size_t, ns */
-  PI_DEVICE_INFO_ENDIAN_LITTLE = 0x1026,                    /* pi_bool */
-  PI_DEVICE_INFO_EXECUTION_CAPABILITIES = 0x1029,           /* pi_bitfield: PI_EXEC_* */
-  PI_DEVICE_INFO_HOST_UNIFIED_MEMORY = 0x1035,              /* pi_bool */
-  PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC = 0x1048,      /* pi_bool */
-  PI_DEVICE_INFO_PRINTF_BUFFER_SIZE = 0x1049,               /* size_t */
-  PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS = 0x105C,               /* pi_uint32 */
+  PI_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 0x100C,                    /* pi_uint32, MHz */
+  PI_DEVICE_INFO_ADDRESS_BITS = 0x100D,                           /* pi_uint32: 64 */
+  PI_DEVICE_INFO_MAX_MEM_ALLOC_SIZE = 0x1010,                     /* pi_uint64 */
+  PI_DEVICE_INFO_IMAGE_SUPPORT = 0x1016,                          /* pi_bool: false (no images) */
+  PI_DEVICE_INFO_MAX_PARAMETER_SIZE = 0x1017,                     /* size_t */
+  PI_DEVICE_INFO_MEM_BASE_ADDR_ALIGN = 0x1019,                    /* pi_uint32, bits */
+  PI_DEVICE_INFO_SINGLE_FP_CONFIG = 0x101B,                       /* pi_bitfield */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_TYPE = 0x101C,                  /* pi_device_mem_cache_type */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHELINE_SIZE = 0x101D,              /* pi_uint32 */
+  PI_DEVICE_INFO_GLOBAL_MEM_CACHE_SIZE = 0x101E,                  /* pi_uint64 */
+  PI_DEVICE_INFO_MAX_CONSTANT_BUFFER_SIZE = 0x1020,               /* pi_uint64 */
+  PI_DEVICE_INFO_MAX_CONSTANT_ARGS = 0x1021,                      /* pi_uint32 */
+  PI_DEVICE_INFO_LOCAL_MEM_TYPE = 0x1022,                         /* pi_device_local_mem_type */
+  PI_DEVICE_INFO_LOCAL_MEM_SIZE = 0x1023,                         /* pi_uint64 */
+  PI_DEVICE_INFO_ERROR_CORRECTION_SUPPORT = 0x1024,               /* pi_bool */
+  PI_DEVICE_INFO_PROFILING_TIMER_RESOLUTION = 0x1025,             /* size_t, ns */
+  PI_DEVICE_INFO_ENDIAN_LITTLE = 0x1026,                          /* pi_bool */
+  PI_DEVICE_INFO_EXECUTION_CAPABILITIES = 0x1029,                 /* pi_bitfield: PI_EXEC_* */
+  PI_DEVICE_INFO_HOST_UNIFIED_MEMORY = 0x1035,                    /* pi_bool */
+  PI_DEVICE_INFO_PREFERRED_INTEROP_USER_SYNC = 0x1048,            /* pi_bool */
+  PI_DEVICE_INFO_PRINTF_BUFFER_SIZE = 0x1049,                     /* size_t */
+  PI_DEVICE_INFO_MAX_NUM_SUB_GROUPS = 0x105C,                     /* pi_uint32 */
   PI_DEVICE_INFO_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS = 0x105D, /* pi_bool */
-  PI_DEVICE_INFO_SUB_GROUP_SIZES_INTEL = 0x4108,            /* size_t[] */
+  PI_DEVICE_INFO_SUB_GROUP_SIZES_INTEL = 0x4108,                  /* size_t[] */
   /* DPC++'s PI numbers */
-  PI_DEVICE_INFO_ATOMIC_64 = 0x10110,                       /* pi_bool */
-  PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES = 0x10111, /* pi_memory_order_capabilities */
-  PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES = 0x11000, /* pi_memory_scope_capabilities */
+  PI_DEVICE_INFO_ATOMIC_64 = 0x10110,                         /* pi_bool */
+  PI_DEVICE_INFO_ATOMIC_MEMORY_ORDER_CAPABILITIES = 0x10111,  /* pi_memory_order_capabilities */
+  PI_DEVICE_INFO_ATOMIC_MEMORY_SCOPE_CAPABILITIES = 0x11000,  /* pi_memory_scope_capabilities */
   PI_EXT_ONEAPI_DEVICE_INFO_MAX_GLOBAL_WORK_GROUPS = 0x20000, /* size_t */
-  PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D = 0x20003,    /* size_t[3] */
+  PI_EXT_ONEAPI_DEVICE_INFO_MAX_WORK_GROUPS_3D = 0x20003,     /* size_t[3] */
   /* pi_usm_capabilities: what each kind of USM allocation allows on this device
      (0: piextUSM*Alloc of that kind is refused with PI_ERROR_INVALID_OPERATION) */
   PI_DEVICE_INFO_USM_HOST_SUPPORT = 0x4190,
@@ -427,7 +427,11 @@ typedef enum {
   PI_COMMAND_TYPE_USM_ADVISE = 0x4207,   /* ... and MEMADVISE */
   PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_READ = 0x20400,
   PI_COMMAND_TYPE_DEVICE_GLOBAL_VARIABLE_WRITE = 0x20401,
-  PI_COMMAND_TYPE_EXT_COMMAND_BUFFER = 0x12A8 /* a command buffer's submission (DPC++'s number) */
+  PI_COMMAND_TYPE_EXT_COMMAND_BUFFER = 0x12A8, /* a command buffer's submission (DPC++'s number) */
+  /* UR faces only (dglink's numbers): 2D USM copies and fills, timestamp recording */
+  PI_COMMAND_TYPE_USM_FILL_2D = 0x20402,
+  PI_COMMAND_TYPE_USM_MEMCPY_2D = 0x20403,
+  PI_COMMAND_TYPE_TIMESTAMP_RECORDING = 0x20404
 } pi_command_type;
 
 /* piEventGetProfilingInfo: nanoseconds on one clock per device. Answered only for events

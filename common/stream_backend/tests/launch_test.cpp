@@ -2,7 +2,9 @@
 // driver in host memory that runs its "kernels" on the CPU: DPC++'s convention (UR's CUDA
 // and HIP adapters) of a "<kernel>_with_offset" entry point whose last parameter is the
 // offset as three 32-bit values, chosen for a non-zero offset only; kernels without one
-// refuse a non-zero offset; command buffers carry offsets and their updates.
+// refuse a non-zero offset; command buffers carry offsets and their updates. Beside them
+// what UR adds on the same queues: cooperative launches and their group count, 2D USM
+// copies and fills on the stream, and recorded timestamps on a queue without profiling.
 #include "fake_driver.h"
 
 #include <dglink/core/command_buffer.h>
@@ -11,8 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -26,6 +30,7 @@ using dglink::stream::DeviceInfo;
 using dglink::stream::FunctionHandle;
 using dglink::stream::Module;
 using dglink::stream::Stream;
+namespace core = dglink::core;
 
 // The code this driver takes: a first line "//fake", then "kernel NAME" lines. Every
 // kernel writes, for each work-item, its global id (with the offset its entry point
@@ -43,6 +48,7 @@ struct Launched {
   unsigned Block[3] = {0, 0, 0};
   bool HadOffset = false;
   uint32_t Offset[3] = {0, 0, 0};
+  bool Cooperative = false;
 };
 
 class LaunchDriver final : public dglink::stream::testing::FakeDriver {
@@ -52,7 +58,40 @@ public:
     Info.Arch = "sm_90";
     Info.WarpSize = 32;
     Info.SharedMemoryPerBlock = 48 * 1024;
+    Info.MultiprocessorCount = 4;
+    Info.TimedEvents = true;
+    Info.CooperativeLaunch = true;
     return PI_SUCCESS;
+  }
+  // Timed events: the host's clock when the stream reached the event.
+  pi_result createTimedEvent(dglink::stream::Event &Out) override { return createEvent(Out); }
+  pi_result record(dglink::stream::Event E, Stream S) override {
+    enqueue(S, [this, E] {
+      const std::lock_guard<std::mutex> Lock(Mutex);
+      Reached[E] = std::chrono::steady_clock::now();
+    });
+    return FakeDriver::record(E, S);
+  }
+  pi_result elapsed(dglink::stream::Event From, dglink::stream::Event To,
+                    float &Milliseconds) override {
+    const std::lock_guard<std::mutex> Lock(Mutex);
+    Milliseconds =
+        std::chrono::duration<float, std::milli>(Reached.at(To) - Reached.at(From)).count();
+    return PI_SUCCESS;
+  }
+  // Every multiprocessor holds 2048 threads and 48 KiB of shared memory.
+  static constexpr size_t SharedMemory = size_t{48} * 1024;
+  pi_result maxActiveBlocks(FunctionHandle, int BlockSize, size_t SharedBytes,
+                            int &PerMultiprocessor) override {
+    PerMultiprocessor = 2048 / BlockSize;
+    if (SharedBytes != 0)
+      PerMultiprocessor = std::min(PerMultiprocessor, static_cast<int>(SharedMemory / SharedBytes));
+    return PI_SUCCESS;
+  }
+  pi_result launchCooperative(FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
+                              size_t SharedBytes, Stream S, void **Params) override {
+    NextCooperative = true;
+    return launch(F, Grid, Block, SharedBytes, S, Params);
   }
   bool detectCode(const void *Data, size_t Size, CodeKind &Kind) override {
     Kind = CodeKind::Ptx;
@@ -101,6 +140,8 @@ public:
     // The driver reads the parameters at the call, as cuLaunchKernel does.
     Launched Call;
     Call.Function = nameOf(F);
+    Call.Cooperative = NextCooperative;
+    NextCooperative = false;
     std::memcpy(Call.Grid, Grid, sizeof(Call.Grid));
     std::memcpy(Call.Block, Block, sizeof(Call.Block));
     int *Out = nullptr;
@@ -143,6 +184,8 @@ private:
   std::mutex Mutex;
   std::deque<std::deque<std::string>> Modules;
   std::vector<Launched> Launches;
+  std::map<dglink::stream::Event, std::chrono::steady_clock::time_point> Reached;
+  bool NextCooperative = false; // set by launchCooperative for the launch it makes
 };
 
 LaunchDriver *TheDriver = nullptr;
@@ -315,7 +358,6 @@ TEST_F(StreamLaunch, KernelNamesLeaveOutOffsetEntryPoints) {
 }
 
 TEST_F(StreamLaunch, CommandBufferCarriesItsOffsetAndItsUpdate) {
-  namespace core = dglink::core;
   pi_kernel Kernel = kernel("ids");
   _pi_command_buffer *Buffer = nullptr;
   ASSERT_EQ(core::createCommandBuffer("test", Context, Device, true, false, true, &Buffer),
@@ -393,6 +435,119 @@ TEST_F(StreamLaunch, CommandBufferRefusesAnOffsetForAKernelWithoutOffsetEntry) {
   expectIdsFrom(0);
   ASSERT_EQ(core::releaseCommandBuffer("test", Buffer), PI_SUCCESS);
   piKernelRelease(Kernel);
+}
+
+// A cooperative launch runs through the driver's cooperative call; the group count is
+// the driver's occupancy times the multiprocessors, fewer with local memory; 4 dimensions
+// are refused.
+TEST_F(StreamLaunch, CooperativeLaunchAndItsGroupCount) {
+  pi_kernel Kernel = kernel("ids");
+  ASSERT_NE(Kernel, nullptr);
+  const size_t Global[1] = {Items};
+  const size_t Local[1] = {32};
+  ASSERT_EQ(core::enqueueLaunch("test", Queue, Kernel, 1, nullptr, Global, Local, true, 0, nullptr,
+                                nullptr),
+            PI_SUCCESS)
+      << lastError();
+  expectIdsFrom(0);
+  const std::vector<Launched> Calls = newLaunches();
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_TRUE(Calls[0].Cooperative);
+  pi_uint32 Groups = 0;
+  ASSERT_EQ(core::suggestCooperativeGroups("test", Kernel, Device, 1, Local, 0, Groups), PI_SUCCESS)
+      << lastError();
+  EXPECT_EQ(Groups, 2048u / 32 * 4);
+  ASSERT_EQ(
+      core::suggestCooperativeGroups("test", Kernel, Device, 1, Local, size_t{16} * 1024, Groups),
+      PI_SUCCESS);
+  EXPECT_EQ(Groups, 3u * 4);
+  EXPECT_EQ(core::suggestCooperativeGroups("test", Kernel, Device, 4, Local, 0, Groups),
+            PI_ERROR_INVALID_WORK_DIMENSION);
+  piKernelRelease(Kernel);
+}
+
+// 2D USM on the stream: rows between pitches of their own, and fills of a narrow pattern
+// (the driver's 2D fill) and a wide one (rows of the 1D fill); padding stays.
+TEST_F(StreamLaunch, Usm2DCopiesAndFillsRunOnTheStream) {
+  constexpr size_t Size = 512, Width = 24, Height = 6, SrcPitch = 40, DstPitch = 56;
+  void *Src = nullptr, *Dst = nullptr;
+  ASSERT_EQ(piextUSMDeviceAlloc(&Src, Context, Device, nullptr, Size, 0), PI_SUCCESS);
+  ASSERT_EQ(piextUSMDeviceAlloc(&Dst, Context, Device, nullptr, Size, 0), PI_SUCCESS);
+  std::vector<unsigned char> Bytes(Size);
+  for (size_t I = 0; I < Size; ++I)
+    Bytes[I] = static_cast<unsigned char>(I * 7 + 1);
+  const unsigned char Padding = 0xEE;
+  ASSERT_EQ(piextUSMEnqueueMemcpy(Queue, PI_TRUE, Src, Bytes.data(), Size, 0, nullptr, nullptr),
+            PI_SUCCESS);
+  ASSERT_EQ(piextUSMEnqueueFill(Queue, Dst, &Padding, 1, Size, 0, nullptr, nullptr), PI_SUCCESS);
+  pi_event Done = nullptr;
+  ASSERT_EQ(core::enqueueUsmCopy2D("test", Queue, false, Dst, DstPitch, Src, SrcPitch, Width,
+                                   Height, 0, nullptr, &Done),
+            PI_SUCCESS)
+      << lastError();
+  ASSERT_EQ(piEventsWait(1, &Done), PI_SUCCESS);
+  std::vector<unsigned char> Expected(Size, Padding);
+  for (size_t Row = 0; Row < Height; ++Row)
+    std::memcpy(&Expected[Row * DstPitch], &Bytes[Row * SrcPitch], Width);
+  EXPECT_EQ(0, std::memcmp(Dst, Expected.data(), Size)); // the fake's device memory
+  piEventRelease(Done);
+
+  for (const size_t PatternSize : {size_t{4}, size_t{8}}) {
+    SCOPED_TRACE(PatternSize);
+    ASSERT_EQ(piextUSMEnqueueFill(Queue, Dst, &Padding, 1, Size, 0, nullptr, nullptr), PI_SUCCESS);
+    const unsigned char Pattern[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    ASSERT_EQ(core::enqueueUsmFill2D("test", Queue, Dst, DstPitch, Pattern, PatternSize, Width,
+                                     Height, 0, nullptr, nullptr),
+              PI_SUCCESS)
+        << lastError();
+    ASSERT_EQ(piQueueFinish(Queue), PI_SUCCESS);
+    Expected.assign(Size, Padding);
+    for (size_t Row = 0; Row < Height; ++Row)
+      for (size_t X = 0; X < Width; ++X)
+        Expected[Row * DstPitch + X] = Pattern[X % PatternSize];
+    EXPECT_EQ(0, std::memcmp(Dst, Expected.data(), Size));
+  }
+  piextUSMFree(Context, Src);
+  piextUSMFree(Context, Dst);
+}
+
+// A timestamp on a queue without profiling: QUEUED = SUBMIT, START = END, in order; the
+// queue's other commands stay untimed.
+TEST_F(StreamLaunch, TimestampsOnAQueueWithoutProfiling) {
+  pi_event First = nullptr, Copy = nullptr, Second = nullptr;
+  ASSERT_EQ(core::enqueueTimestamp("test", Queue, false, 0, nullptr, &First), PI_SUCCESS)
+      << lastError();
+  const int Written = 5;
+  ASSERT_EQ(
+      piextUSMEnqueueMemcpy(Queue, PI_FALSE, Memory, &Written, sizeof(Written), 0, nullptr, &Copy),
+      PI_SUCCESS);
+  ASSERT_EQ(core::enqueueTimestamp("test", Queue, true, 1, &Copy, &Second), PI_SUCCESS)
+      << lastError();
+  const auto point = [](pi_event Event, pi_profiling_info Name) {
+    pi_uint64 Value = 0;
+    EXPECT_EQ(piEventGetProfilingInfo(Event, Name, sizeof(Value), &Value, nullptr), PI_SUCCESS)
+        << lastError();
+    return Value;
+  };
+  pi_uint64 Previous = 0;
+  for (pi_event Event : {First, Second}) {
+    const pi_uint64 Queued = point(Event, PI_PROFILING_INFO_COMMAND_QUEUED);
+    const pi_uint64 Start = point(Event, PI_PROFILING_INFO_COMMAND_START);
+    EXPECT_GT(Queued, 0u);
+    EXPECT_EQ(point(Event, PI_PROFILING_INFO_COMMAND_SUBMIT), Queued);
+    EXPECT_EQ(point(Event, PI_PROFILING_INFO_COMMAND_END), Start);
+    EXPECT_GE(Start, Queued);
+    EXPECT_GE(Start, Previous);
+    Previous = Start;
+  }
+  pi_uint64 Untimed = 0;
+  EXPECT_EQ(piEventGetProfilingInfo(Copy, PI_PROFILING_INFO_COMMAND_START, sizeof(Untimed),
+                                    &Untimed, nullptr),
+            PI_ERROR_PROFILING_INFO_NOT_AVAILABLE);
+  EXPECT_EQ(core::enqueueTimestamp("test", Queue, false, 0, nullptr, nullptr),
+            PI_ERROR_INVALID_VALUE);
+  for (pi_event Event : {First, Copy, Second})
+    piEventRelease(Event);
 }
 
 } // namespace

@@ -69,6 +69,9 @@ struct LaunchShape {
   size_t Local[3] = {1, 1, 1};
   size_t Offset[3] = {0, 0, 0};
   bool LocalGiven = false;
+  // All work-groups resident at once (UR's UR_KERNEL_LAUNCH_FLAG_COOPERATIVE), checked
+  // against the device's DeviceDescription::CooperativeLaunch.
+  bool Cooperative = false;
   // Whether the launch has a global offset (dimensions beyond Dimensions hold 0).
   bool hasOffset() const { return Offset[0] != 0 || Offset[1] != 0 || Offset[2] != 0; }
 };
@@ -240,6 +243,13 @@ public:
   // By default every kernel may.
   virtual pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
                                       const size_t *Offset) const;
+  // The most work-groups of GroupSize work-items, each with DynamicLocalBytes of local
+  // memory beside the kernel's own, that can be resident on Device at once (what a
+  // cooperative launch may have), on a device whose description says CooperativeLaunch.
+  // By default PI_ERROR_UNSUPPORTED_FEATURE with a message naming Function.
+  virtual pi_result maxCooperativeGroups(const char *Function, const _pi_device &Device,
+                                         size_t GroupSize, size_t DynamicLocalBytes,
+                                         pi_uint32 &Out) const;
 };
 
 class ProgramImpl : public BackendObject {
@@ -305,6 +315,24 @@ public:
   // other patterns itself and copies them.)
   virtual pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
                             const Enqueue &Request) = 0;
+  // 2D USM (UR's urEnqueueUSMMemcpy2D / urEnqueueUSMFill2D), checked by the core: Height
+  // rows of Width bytes (Height > 1, Width > 0), each row Pitch bytes after the one before
+  // on its side, Pitch >= Width, and the rows not contiguous on at least one side (the core
+  // sends contiguous rows to usmCopy / usmFill). The fill's pattern is as usmFill's,
+  // Width a multiple of it and every row's start aligned to it (up to 4). By default one
+  // usmCopy / usmFill per row in queue order (the queue is in order): the first row after
+  // the wait list, the last with the event, blocking where asked. A driver with a 2D copy
+  // or fill overrides them.
+  virtual pi_result usmCopy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
+                              size_t Width, size_t Height, const Enqueue &Request);
+  virtual pi_result usmFill2D(void *Ptr, size_t Pitch, const void *Pattern, size_t PatternSize,
+                              size_t Width, size_t Height, const Enqueue &Request);
+  // Records the device's time after the wait list and everything enqueued before, on any
+  // queue of a device whose description says TimestampRecording: the event (Request.Out,
+  // never null) answers EventImpl::profilingInfo with QUEUED = SUBMIT (the host's time of
+  // the call) and START = END (the device's time), also on a queue without profiling. By
+  // default PI_ERROR_UNSUPPORTED_FEATURE (no message).
+  virtual pi_result timestamp(const Enqueue &Request);
   virtual pi_result launch(_pi_kernel &Kernel, const LaunchShape &Shape,
                            const Enqueue &Request) = 0;
   // Completes after the wait list and everything enqueued before (markers and
@@ -520,6 +548,45 @@ pi_result enqueueUsmPrefetch(const char *Function, pi_queue Queue, const void *P
                              pi_event *Event);
 pi_result enqueueUsmAdvise(const char *Function, pi_queue Queue, const void *Ptr, size_t Size,
                            uint32_t Advice, pi_event *Event);
+
+// 2D USM copies and fills (UR's urEnqueueUSMMemcpy2D / urEnqueueUSMFill2D): Height rows
+// of Width bytes, each Pitch bytes after the one before. Checks, in UR's order: the queue,
+// null pointers (PI_ERROR_INVALID_VALUE), then the sizes (PI_ERROR_INVALID_BUFFER_SIZE: a
+// pitch 0 or below Width, Height 0; for the fill Width 0, a pattern size 0, not a power of
+// two, larger than Width * Height or not dividing it; Pitch * Height past the end of the
+// USM allocation a pointer lies in, where the core or the driver knows it), then the wait
+// list. Contiguous rows are one 1D command; otherwise QueueImpl::usmCopy2D / usmFill2D. A
+// fill's pattern tiles the Width * Height bytes row after row (a row may start inside
+// the pattern: then, as for patterns the hooks do not take, the rows are tiled on the
+// host and copied, blocking). Command types PI_COMMAND_TYPE_USM_MEMCPY_2D / _FILL_2D.
+pi_result enqueueUsmCopy2D(const char *Function, pi_queue Queue, bool Blocking, void *Dst,
+                           size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                           size_t Height, pi_uint32 NumWaits, const pi_event *Waits,
+                           pi_event *Event);
+pi_result enqueueUsmFill2D(const char *Function, pi_queue Queue, void *Ptr, size_t Pitch,
+                           const void *Pattern, size_t PatternSize, size_t Width, size_t Height,
+                           pi_uint32 NumWaits, const pi_event *Waits, pi_event *Event);
+
+// The device's time recorded as a command (UR's urEnqueueTimestampRecordingExp): Event
+// must not be null (PI_ERROR_INVALID_VALUE); a device without TimestampRecording is
+// PI_ERROR_UNSUPPORTED_FEATURE naming it. The event answers piEventGetProfilingInfo on
+// any queue (PI_COMMAND_TYPE_TIMESTAMP_RECORDING).
+pi_result enqueueTimestamp(const char *Function, pi_queue Queue, bool Blocking, pi_uint32 NumWaits,
+                           const pi_event *Waits, pi_event *Event);
+
+// A kernel launch as piEnqueueKernelLaunch, cooperative where asked (UR's launch flag:
+// PI_ERROR_UNSUPPORTED_FEATURE naming the device where it has no cooperative launches).
+pi_result enqueueLaunch(const char *Function, pi_queue Queue, pi_kernel Kernel, pi_uint32 WorkDim,
+                        const size_t *GlobalWorkOffset, const size_t *GlobalWorkSize,
+                        const size_t *LocalWorkSize, bool Cooperative, pi_uint32 NumWaits,
+                        const pi_event *Waits, pi_event *Event);
+// The most work-groups of a cooperative launch of Kernel on Device with groups of
+// LocalWorkSize (WorkDim of them: 1 to 3, each > 0, within the kernel's limit) and
+// DynamicLocalBytes of local memory each (UR's urKernelSuggestMaxCooperativeGroupCount).
+// A device without cooperative launches is PI_ERROR_UNSUPPORTED_FEATURE.
+pi_result suggestCooperativeGroups(const char *Function, pi_kernel Kernel, pi_device Device,
+                                   pi_uint32 WorkDim, const size_t *LocalWorkSize,
+                                   size_t DynamicLocalBytes, pi_uint32 &Out);
 
 // Calls Deleter(Data) once Context is destroyed (UR's urContextSetExtendedDeleter), after
 // the deleters set before it.

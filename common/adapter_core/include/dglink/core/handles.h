@@ -209,6 +209,13 @@ struct DeviceDescription {
   // The driver reserves virtual addresses and maps physical memory of this device onto
   // them (UR's urVirtualMem* / urPhysicalMem*: ContextImpl's virtual-memory hooks).
   bool VirtualMemory = false;
+  // A queue of the device can record the device's time as a command of its own, on any
+  // queue, profiling or not (UR's urEnqueueTimestampRecordingExp: QueueImpl::timestamp).
+  bool TimestampRecording = false;
+  // Kernels can launch cooperatively, all work-groups resident at once (UR's
+  // UR_KERNEL_LAUNCH_FLAG_COOPERATIVE: LaunchShape::Cooperative,
+  // KernelImpl::maxCooperativeGroups).
+  bool CooperativeLaunch = false;
   // Facts for UR's optional queries, where the driver states them (empty / 0 where it
   // does not: the face answers UNSUPPORTED_ENUMERATION): the 16-byte UUID, the PCI
   // address ("DDDD:BB:DD.F"), the memory's peak clock and bus width, the 32-bit

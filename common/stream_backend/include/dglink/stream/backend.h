@@ -205,6 +205,7 @@ public:
   Event Handle;
   // Profiling queues: Handle and Start are timed events of this command only (Handle
   // recorded after it, Start before it); Clock is the queue's, which outlives its events.
+  // A recorded timestamp has Handle alone (its START is its END).
   const ProfilingBase *Clock = nullptr;
   Event Start = nullptr;
   pi_uint64 QueuedNanoseconds = 0;
@@ -227,6 +228,14 @@ public:
   pi_result usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) override;
   pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
                     const core::Enqueue &Request) override;
+  // One driver 2D copy (unified addressing) and one 2D fill on the stream.
+  pi_result usmCopy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                      size_t Height, const core::Enqueue &Request) override;
+  pi_result usmFill2D(void *Ptr, size_t Pitch, const void *Pattern, size_t PatternSize,
+                      size_t Width, size_t Height, const core::Enqueue &Request) override;
+  // A timed event recorded on the stream, placed on the host's clock from the queue's
+  // base event (a profiling queue's, else one made at the first timestamp).
+  pi_result timestamp(const core::Enqueue &Request) override;
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
@@ -261,12 +270,20 @@ public:
   std::atomic<bool> Enqueued{false};
   CopyEngine Copies;
   ProfilingBase Clock; // Base is null unless the queue profiles
+  // The base of recorded timestamps on a queue that does not profile: started at the first
+  // (its commands stay untimed).
+  std::mutex TimestampMutex;
+  ProfilingBase TimestampClock; // guarded by TimestampMutex until Base is set
 
 private:
   // Runs Submit(Done) on the stream after the request's wait list; Done is the event
   // the caller asked for (null if none), which Submit records after its command.
   template <typename SubmitFunction>
   pi_result enqueue(const core::Enqueue &Request, SubmitFunction &&Submit);
+  // The stream waits for the request's events of other queues (its own are in order).
+  pi_result waitForOthers(const core::Enqueue &Request);
+  // A timed event recorded on the idle stream now, and the host's clock when it completed.
+  pi_result startClock(ProfilingBase &Base);
   // The rows of Rect between two pointers, one 2D copy per slice.
   pi_result rect(char *Dst, const char *Src, const core::RectCopy &Rect,
                  const core::Enqueue &Request);
@@ -424,6 +441,8 @@ public:
   // A non-zero offset needs the offset entry point on every device, and 32-bit offsets.
   pi_result checkGlobalOffset(const char *Function, pi_uint32 Dimensions,
                               const size_t *Offset) const override;
+  pi_result maxCooperativeGroups(const char *Function, const _pi_device &Device, size_t GroupSize,
+                                 size_t DynamicLocalBytes, pi_uint32 &Out) const override;
   // The function of a kernel of one device (CUfunction, hipFunction_t).
   bool nativeHandle(uintptr_t &Out) const override {
     return Functions.size() == 1 && core::nativeHandleOf(Functions[0].Handle, Out);

@@ -53,6 +53,12 @@ struct DeviceInfo {
   // The driver reserves virtual addresses and maps the device's physical memory onto
   // them (CUDA's and HIP's virtual memory management attribute, and the calls present).
   bool VirtualMemory = false;
+  // The driver has timed events (createTimedEvent, elapsed): profiling queues and
+  // recorded timestamps.
+  bool TimedEvents = false;
+  // Kernels launch cooperatively, all blocks resident at once (launchCooperative,
+  // maxActiveBlocks).
+  bool CooperativeLaunch = false;
   // Identity and memory facts for UR's optional queries (empty / 0 where the driver does
   // not say): the UUID, the PCI address "DDDD:BB:DD.F", the memory's peak clock and bus
   // width, the 32-bit registers one block may use.
@@ -209,6 +215,11 @@ public:
                          Stream S) = 0;
   // Height rows of Width bytes between any two pointers, each Pitch bytes after the one
   // before. By default one copy per row; a driver with a 2D copy overrides it.
+  // Height rows of Count elements (as fill's) at Dst, each Pitch bytes after the one
+  // before (a multiple of ElementSize). By default one fill per row; a driver with a 2D
+  // fill overrides it.
+  virtual pi_result fill2D(void *Dst, size_t Pitch, uint32_t Value, unsigned ElementSize,
+                           size_t Count, size_t Height, Stream S);
   virtual pi_result copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch,
                            size_t Width, size_t Height, Stream S);
   // Makes Size bytes of the caller's memory at Host reachable by every device
@@ -296,6 +307,15 @@ public:
   // SharedBytes: the dynamic shared memory of each block (local-memory arguments).
   virtual pi_result launch(FunctionHandle F, const unsigned Grid[3], const unsigned Block[3],
                            size_t SharedBytes, Stream S, void **Params) = 0;
+  // Where DeviceInfo::CooperativeLaunch says so: a launch whose blocks are all resident at
+  // once, and how many blocks of BlockSize threads with SharedBytes of dynamic shared
+  // memory each fit on one multiprocessor at once. PI_ERROR_UNSUPPORTED_FEATURE (no
+  // message) by default.
+  virtual pi_result launchCooperative(FunctionHandle F, const unsigned Grid[3],
+                                      const unsigned Block[3], size_t SharedBytes, Stream S,
+                                      void **Params);
+  virtual pi_result maxActiveBlocks(FunctionHandle F, int BlockSize, size_t SharedBytes,
+                                    int &PerMultiprocessor);
 
   // ---- Device code.
   // The image target of the code this driver runs (PI_DEVICE_BINARY_TARGET_NVPTX64 or
