@@ -449,12 +449,12 @@ TEST_P(UrImages, BadInputGetsExactCodesAndChangesNothing) {
     ur_native_handle_t Native = 0;
     if (urContextGetNativeHandle(C(), &Native) != UR_RESULT_SUCCESS)
       return false;
-    auto *Context = reinterpret_cast<cl_context>(Native);
+    auto *ClContext = reinterpret_cast<cl_context>(Native);
     cl_uint Count = 0;
-    clGetSupportedImageFormats(Context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr,
+    clGetSupportedImageFormats(ClContext, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr,
                                &Count);
     std::vector<cl_image_format> Listed(Count);
-    clGetSupportedImageFormats(Context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, Count,
+    clGetSupportedImageFormats(ClContext, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, Count,
                                Listed.data(), nullptr);
     // UR's channel types are OpenCL's in the same order, from CL_SNORM_INT8.
     const cl_channel_type Wanted = CL_SNORM_INT8 + static_cast<cl_channel_type>(Type);
