@@ -248,6 +248,16 @@ TEST_P(UrFromNative, EventOfNoCommand) {
   EXPECT_EQ(
       urEventGetProfilingInfo(Event, UR_PROFILING_INFO_COMMAND_END, sizeof(Time), &Time, nullptr),
       UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE);
+  // Both output pointers are optional (UR's CTS asks so of a command's event on a queue
+  // without profiling): the answer is the one a query with a value gets.
+  EXPECT_EQ(urEventGetProfilingInfo(Event, UR_PROFILING_INFO_COMMAND_QUEUED, sizeof(Time), nullptr,
+                                    nullptr),
+            UR_RESULT_ERROR_PROFILING_INFO_NOT_AVAILABLE);
+  const ur_result_t MarkerAnswer = urEventGetProfilingInfo(Marker, UR_PROFILING_INFO_COMMAND_QUEUED,
+                                                           sizeof(Time), &Time, nullptr);
+  EXPECT_EQ(urEventGetProfilingInfo(Marker, UR_PROFILING_INFO_COMMAND_QUEUED, sizeof(Time), nullptr,
+                                    nullptr),
+            MarkerAnswer);
   EXPECT_EQ(urEventRelease(After), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Marker), UR_RESULT_SUCCESS);
   EXPECT_EQ(urEventRelease(Event), UR_RESULT_SUCCESS);
