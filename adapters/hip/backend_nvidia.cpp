@@ -147,29 +147,11 @@ HipError memsetD16Async(void *Dst, unsigned short Value, size_t Count, HipStream
 HipError memsetD32Async(void *Dst, unsigned Value, size_t Count, HipStream S) {
   return err(cu().cuMemsetD32Async(address(Dst), Value, Count, stream(S)));
 }
-// cuMemcpy2DAsync with unified addresses; a copy per row where the driver lacks it (the
-// table is made before libcuda is opened).
+// cuMemcpy2DAsync with unified addresses, a copy per row where the driver lacks it
+// (dglink::cuda::copyPitched, as the CUDA adapter's).
 HipError memcpy2DAsync(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
                        size_t Height, HipStream S) {
-  if (cu().cuMemcpy2DAsync == nullptr) {
-    for (size_t Row = 0; Row < Height; ++Row)
-      if (const CUresult R = cu().cuMemcpyAsync(
-              address(static_cast<char *>(Dst) + Row * DstPitch),
-              address(static_cast<const char *>(Src) + Row * SrcPitch), Width, stream(S));
-          R != CUDA_SUCCESS)
-        return err(R);
-    return err(CUDA_SUCCESS);
-  }
-  CUDA_MEMCPY2D Copy{};
-  Copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-  Copy.srcDevice = address(Src);
-  Copy.srcPitch = SrcPitch;
-  Copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-  Copy.dstDevice = address(Dst);
-  Copy.dstPitch = DstPitch;
-  Copy.WidthInBytes = Width;
-  Copy.Height = Height;
-  return err(cu().cuMemcpy2DAsync(&Copy, stream(S)));
+  return err(dglink::cuda::copyPitched(Dst, DstPitch, Src, SrcPitch, Width, Height, stream(S)));
 }
 
 // hipModuleLoadDataEx with the JIT's error and information logs.

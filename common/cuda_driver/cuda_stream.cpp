@@ -177,18 +177,9 @@ public:
   // Unified addressing: the driver tells host and device memory apart by address.
   pi_result copy2D(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
                    size_t Height, stream::Stream S) override {
-    if (cu().cuMemcpy2DAsync == nullptr)
-      return Driver::copy2D(Dst, DstPitch, Src, SrcPitch, Width, Height, S);
-    CUDA_MEMCPY2D Copy{};
-    Copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
-    Copy.srcDevice = address(Src);
-    Copy.srcPitch = SrcPitch;
-    Copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
-    Copy.dstDevice = address(Dst);
-    Copy.dstPitch = DstPitch;
-    Copy.WidthInBytes = Width;
-    Copy.Height = Height;
-    DGLINK_CU(cuMemcpy2DAsync, &Copy, stream(S));
+    if (const CUresult R = copyPitched(Dst, DstPitch, Src, SrcPitch, Width, Height, stream(S));
+        R != CUDA_SUCCESS)
+      return cudaError(R, "cuMemcpy2DAsync");
     return PI_SUCCESS;
   }
   pi_result registerHost(void *Host, size_t Size, void *&Device) override {
@@ -595,6 +586,29 @@ bool kernelParameterSizes(CUfunction F, std::vector<size_t> &Sizes) {
     }
     Sizes.push_back(Size);
   }
+}
+
+CUresult copyPitched(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                     size_t Height, CUstream S) {
+  if (cu().cuMemcpy2DAsync == nullptr) {
+    for (size_t Row = 0; Row < Height; ++Row)
+      if (const CUresult R = cu().cuMemcpyAsync(
+              address(static_cast<char *>(Dst) + Row * DstPitch),
+              address(static_cast<const char *>(Src) + Row * SrcPitch), Width, S);
+          R != CUDA_SUCCESS)
+        return R;
+    return CUDA_SUCCESS;
+  }
+  CUDA_MEMCPY2D Copy{};
+  Copy.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+  Copy.srcDevice = address(Src);
+  Copy.srcPitch = SrcPitch;
+  Copy.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+  Copy.dstDevice = address(Dst);
+  Copy.dstPitch = DstPitch;
+  Copy.WidthInBytes = Width;
+  Copy.Height = Height;
+  return cu().cuMemcpy2DAsync(&Copy, S);
 }
 
 CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes) {

@@ -35,6 +35,11 @@ CUresult reserveDynamicSharedMemory(CUfunction F, size_t Bytes);
 // unknown: arguments are then passed as set, so a driver that cannot describe a module's
 // kernels costs checks, not launches.
 bool kernelParameterSizes(CUfunction F, std::vector<size_t> &Sizes);
+// A copy of Height rows of Width bytes between pitched memory on stream S, host or device
+// told apart by unified addressing: one cuMemcpy2DAsync, or a cuMemcpyAsync per row where
+// the driver lacks it.
+CUresult copyPitched(void *Dst, size_t DstPitch, const void *Src, size_t SrcPitch, size_t Width,
+                     size_t Height, CUstream S);
 // The ordinal of the device whose primary context (as retained by makePrimaryCurrent)
 // stream S belongs to (cuStreamGetCtx), -1 for another context; Known false where the
 // driver lacks cuStreamGetCtx.
