@@ -249,6 +249,13 @@ public:
   bool SvmUnusable = false;
   const IntelUsmFunctions *IntelUsm = nullptr;
 
+  // Held around a USM free and around the release of this context's queues: PoCL 5's
+  // clMemBlockingFreeINTEL walks the context's queues and asserts that each is alive, and
+  // a queue released on another thread at that moment (its count at 0, not yet unlinked)
+  // aborted the process (UR CTS exp_usm_context_memcpy, MultiThreadedSequential, PoCL 5
+  // on the GPU host). Frees and queue releases are rare; nothing else waits on it.
+  std::mutex FreeOrReleaseMutex;
+
 private:
   void freeWith(void *Pointer);
   std::mutex UsmMutex;

@@ -87,6 +87,7 @@ pi_result ClContext::noUsmPath(const char *Function, const _pi_device *Device) c
 }
 
 void ClContext::freeWith(void *Pointer) {
+  std::lock_guard<std::mutex> Lock(FreeOrReleaseMutex);
   if (Usm == PI_USM_MECHANISM_NATIVE)
     IntelUsm->MemBlockingFree(Context, Pointer);
   else

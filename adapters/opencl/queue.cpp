@@ -61,6 +61,7 @@ ClQueue::~ClQueue() {
     Context.removeQueue(Queue);
     if (!CallersQueue)
       clFinish(Queue);
+    std::lock_guard<std::mutex> Lock(Context.FreeOrReleaseMutex);
     clReleaseCommandQueue(Queue);
   }
   if (Stamp != nullptr)

@@ -199,29 +199,75 @@ unsigned HostCopyPool::recentCallers() const {
   return static_cast<unsigned>(__builtin_popcountll(Current | Before));
 }
 
+size_t HostCopyPool::pieceBegin(const Job &J, size_t K) {
+  if (K == 0)
+    return 0;
+  if (K >= J.Pieces)
+    return J.Count;
+  // Piece boundaries on destination lines, so that no line is shared by two threads.
+  const auto Base = reinterpret_cast<uintptr_t>(J.Dst);
+  const size_t Raw = K * J.Piece;
+  const size_t Aligned = ((Base + Raw + Line - 1) & ~uintptr_t(Line - 1)) - Base;
+  return std::min(Aligned, J.Count);
+}
+
+void HostCopyPool::copyPiece(Job &J, size_t I) {
+  const size_t Begin = pieceBegin(J, I);
+  const size_t End = pieceBegin(J, I + 1);
+  if (J.Paced) {
+    // The owner opens the source as it lands; a halted job copies nothing more.
+    for (unsigned Spins = 0;; ++Spins) {
+      if (J.Halted.load(std::memory_order_acquire))
+        return;
+      if (J.Ready.load(std::memory_order_acquire) >= End)
+        break;
+      if (Spins < 4096)
+        relax();
+      else
+        std::this_thread::yield();
+    }
+  }
+  if (End > Begin) {
+    if (J.NonTemporal)
+      copyNonTemporal(J.Dst + Begin, J.Src + Begin, End - Begin); // fenced
+    else
+      std::memcpy(J.Dst + Begin, J.Src + Begin, End - Begin);
+  }
+  if (J.Paced) // after the copy (and its fence): the owner may hand the bytes on
+    J.Copied[I / 64].fetch_or(uint64_t{1} << (I % 64), std::memory_order_release);
+}
+
 void HostCopyPool::runPieces(Job &J) {
   for (;;) {
     const size_t I = J.Next.fetch_add(1, std::memory_order_relaxed);
     if (I >= J.Pieces)
       return;
-    // Piece boundaries on destination lines, so that no line is shared by two threads.
-    const auto Base = reinterpret_cast<uintptr_t>(J.Dst);
-    auto Boundary = [&](size_t K) {
-      if (K == 0)
-        return size_t{0};
-      const size_t Raw = K * J.Piece;
-      const size_t Aligned = ((Base + Raw + Line - 1) & ~uintptr_t(Line - 1)) - Base;
-      return std::min(Aligned, J.Count);
-    };
-    const size_t Begin = Boundary(I);
-    const size_t End = I + 1 == J.Pieces ? J.Count : Boundary(I + 1);
-    if (End <= Begin)
-      continue;
-    if (J.NonTemporal)
-      copyNonTemporal(J.Dst + Begin, J.Src + Begin, End - Begin);
-    else
-      std::memcpy(J.Dst + Begin, J.Src + Begin, End - Begin);
+    copyPiece(J, I);
   }
+}
+
+bool HostCopyPool::copyReadyPiece(Job &J) {
+  size_t I = J.Next.load(std::memory_order_relaxed);
+  if (I >= J.Pieces || pieceBegin(J, I + 1) > J.Ready.load(std::memory_order_relaxed))
+    return false;
+  // Another thread may take it first: then there is still work, just not this piece.
+  if (J.Next.compare_exchange_strong(I, I + 1, std::memory_order_relaxed))
+    copyPiece(J, I);
+  return true;
+}
+
+size_t HostCopyPool::copiedPrefix(const Job &J) {
+  size_t Done = 0;
+  for (const std::atomic<uint64_t> &Word : J.Copied) {
+    const uint64_t Bits = Word.load(std::memory_order_acquire);
+    if (Bits == ~uint64_t{0}) {
+      Done += 64;
+      continue;
+    }
+    Done += static_cast<size_t>(__builtin_ctzll(~Bits));
+    break;
+  }
+  return pieceBegin(J, std::min(Done, J.Pieces));
 }
 
 unsigned HostCopyPool::claim(unsigned Wanted, unsigned *Chosen) {
@@ -279,27 +325,7 @@ void HostCopyPool::post(const unsigned *Chosen, unsigned Helpers, Job &J) {
   }
 }
 
-unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
-                            bool NonTemporal, unsigned MaxThreads) {
-  if (Count == 0)
-    return 0;
-  MinPiece = std::max(MinPiece, Line);
-  const unsigned Most = MaxThreads != 0 ? std::min(MaxThreads, Threads) : Threads;
-  const size_t Wanted = std::min<size_t>(Most, std::max<size_t>(1, Count / MinPiece));
-  if (Wanted <= 1) {
-    if (NonTemporal)
-      copyNonTemporal(Dst, Src, Count);
-    else
-      std::memcpy(Dst, Src, Count);
-    return 0;
-  }
-  Job J;
-  J.Dst = static_cast<char *>(Dst);
-  J.Src = static_cast<const char *>(Src);
-  J.Count = Count;
-  J.Piece = (((Count + Wanted - 1) / Wanted) + Line - 1) & ~(Line - 1);
-  J.Pieces = (Count + J.Piece - 1) / J.Piece;
-  J.NonTemporal = NonTemporal;
+unsigned HostCopyPool::enlist(Job &J, size_t Wanted, unsigned *Chosen) {
   if (!Started.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Workers.empty())
@@ -308,13 +334,13 @@ unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t Min
   const unsigned Inside = Callers.Value.fetch_add(1, std::memory_order_relaxed) + 1;
   const unsigned Present = ShareWindowNanoseconds != 0 ? std::max(Inside, noteCaller()) : Inside;
   const unsigned Share = fairShare(static_cast<unsigned>(Wanted), Threads, Present);
-  // The knob allows pools of up to 256 threads; a larger one lends no more per copy.
-  constexpr unsigned MostHelpers = 255;
-  unsigned Chosen[MostHelpers];
   const unsigned Helpers = claim(std::min(Share, MostHelpers), Chosen);
   J.Left.store(Helpers, std::memory_order_relaxed);
   post(Chosen, Helpers, J);
-  runPieces(J);
+  return Helpers;
+}
+
+void HostCopyPool::dismiss(Job &J, const unsigned *Chosen, unsigned Helpers) {
   if (J.Left.load(std::memory_order_acquire) != 0) {
     // Every piece is claimed: a helper that has not picked the job up yet (asleep, or
     // not scheduled) is not waited for; the job is taken back from its mailbox.
@@ -338,6 +364,79 @@ unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t Min
     }
   }
   Callers.Value.fetch_sub(1, std::memory_order_relaxed);
+}
+
+unsigned HostCopyPool::copy(void *Dst, const void *Src, size_t Count, size_t MinPiece,
+                            bool NonTemporal, unsigned MaxThreads) {
+  if (Count == 0)
+    return 0;
+  MinPiece = std::max(MinPiece, Line);
+  const unsigned Most = MaxThreads != 0 ? std::min(MaxThreads, Threads) : Threads;
+  const size_t Wanted = std::min<size_t>(Most, std::max<size_t>(1, Count / MinPiece));
+  if (Wanted <= 1) {
+    if (NonTemporal)
+      copyNonTemporal(Dst, Src, Count);
+    else
+      std::memcpy(Dst, Src, Count);
+    return 0;
+  }
+  Job J;
+  J.Dst = static_cast<char *>(Dst);
+  J.Src = static_cast<const char *>(Src);
+  J.Count = Count;
+  J.Piece = (((Count + Wanted - 1) / Wanted) + Line - 1) & ~(Line - 1);
+  J.Pieces = (Count + J.Piece - 1) / J.Piece;
+  J.NonTemporal = NonTemporal;
+  unsigned Chosen[MostHelpers];
+  const unsigned Helpers = enlist(J, Wanted, Chosen);
+  runPieces(J);
+  dismiss(J, Chosen, Helpers);
+  return Helpers;
+}
+
+unsigned HostCopyPool::copyPaced(void *Dst, const void *Src, size_t Count, size_t PieceBytes,
+                                 bool NonTemporal, unsigned MaxThreads,
+                                 const std::function<size_t(size_t Copied)> &Progress) {
+  size_t Ready = Progress(0);
+  if (Count == 0 || Ready == Stop)
+    return 0;
+  Job J;
+  J.Dst = static_cast<char *>(Dst);
+  J.Src = static_cast<const char *>(Src);
+  J.Count = Count;
+  const size_t Least = (Count + MaxPacedPieces - 1) / MaxPacedPieces;
+  J.Piece = (std::max({PieceBytes, Least, Line}) + Line - 1) & ~(Line - 1);
+  J.Pieces = (Count + J.Piece - 1) / J.Piece;
+  J.NonTemporal = NonTemporal;
+  J.Paced = true;
+  J.Ready.store(std::min(Ready, Count), std::memory_order_relaxed);
+  const unsigned Most = MaxThreads != 0 ? std::min(MaxThreads, Threads) : Threads;
+  unsigned Chosen[MostHelpers];
+  // Workers only where there is more than one piece (Wanted counts the caller).
+  const bool Shared = Most > 1 && J.Pieces > 1;
+  const unsigned Helpers = Shared ? enlist(J, std::min<size_t>(Most, J.Pieces), Chosen) : 0;
+  size_t Copied = 0;
+  for (;;) {
+    const size_t Now = copiedPrefix(J);
+    // Asked again whenever more is copied, and while the source is still landing.
+    if (Now != Copied || Ready < Count) {
+      Copied = Now;
+      Ready = Progress(Copied);
+      if (Ready == Stop) {
+        J.Halted.store(true, std::memory_order_release);
+        runPieces(J); // claims what is left, copying none of it
+        break;
+      }
+      if (Ready > J.Ready.load(std::memory_order_relaxed))
+        J.Ready.store(std::min(Ready, Count), std::memory_order_release);
+    }
+    if (Copied >= Count)
+      break;
+    if (!copyReadyPiece(J))
+      relax();
+  }
+  if (Shared)
+    dismiss(J, Chosen, Helpers);
   return Helpers;
 }
 

@@ -124,6 +124,7 @@ CopyTuning copyTuningFromEnvironment() {
       knobSize("DGLINK_COPY_SHARE_WINDOW_US", T.ShareWindowMicroseconds, 0, 1000000));
   T.WriteChunkBytes = knobSize("DGLINK_COPY_WRITE_CHUNK_BYTES", T.WriteChunkBytes, 4 * KiB, GiB);
   T.ReadChunkBytes = knobSize("DGLINK_COPY_READ_CHUNK_BYTES", T.ReadChunkBytes, 4 * KiB, GiB);
+  T.Paced = knobFlag("DGLINK_COPY_PACED", T.Paced);
   T.NonTemporal = knobFlag("DGLINK_COPY_NONTEMPORAL", T.NonTemporal);
   T.ReadNonTemporal = knobFlag("DGLINK_COPY_READ_NONTEMPORAL", T.ReadNonTemporal);
   T.StagingLimitBytes = knobSize("DGLINK_COPY_POOL_BYTES", T.StagingLimitBytes, 64 * KiB, 16 * GiB);

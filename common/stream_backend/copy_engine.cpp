@@ -198,11 +198,78 @@ CopyEngine::Plan CopyEngine::plan(size_t Count, bool IsWrite) const {
   return P;
 }
 
+bool CopyEngine::paced(const Plan &P, size_t Count, bool IsRead) const {
+  return Tuning.Paced && threaded(Count, IsRead) && P.Chunks <= P.Slots;
+}
+
+pi_result CopyEngine::writePaced(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
+                                 const Plan &P, Event Done) {
+  // With the lock held: the staging holds the whole copy, chunk I at I * Chunk.
+  char *Staging = BlockingBuffer.Data;
+  size_t Handed = 0;
+  pi_result Failed = PI_SUCCESS;
+  const size_t Piece = std::max(Tuning.PieceBytes, P.Chunk / std::max(Tuning.Threads, 1U));
+  Pool.copyPaced(Staging, Src, Count, Piece, Tuning.NonTemporal, Tuning.Threads,
+                 [&](size_t Copied) -> size_t {
+                   // Every whole chunk filled goes to the driver (the last one when all is).
+                   while (Handed < Count) {
+                     const size_t Length = std::min(P.Chunk, Count - Handed);
+                     if (Copied < Handed + Length)
+                       break;
+                     Failed = D.copyToDevice(Dst + Handed, Staging + Handed, Length, S);
+                     if (Failed != PI_SUCCESS)
+                       return HostCopyPool::Stop;
+                     Handed += Length;
+                   }
+                   return Count; // the caller's memory is there from the start
+                 });
+  if (Failed != PI_SUCCESS) {
+    (void)D.synchronize(S); // nothing in flight reads the staging once the lock is let go
+    return Failed;
+  }
+  return complete(D, S, Done, true);
+}
+
+pi_result CopyEngine::readPaced(Driver &D, Stream S, char *Dst, const char *Src, size_t Count,
+                                const Plan &P, Event Done) {
+  // With the lock held: every chunk in flight at once, chunk I into I * Chunk.
+  char *Staging = BlockingBuffer.Data;
+  for (size_t I = 0; I < P.Chunks; ++I) {
+    const size_t Offset = I * P.Chunk;
+    DGLINK_TRY(D.copyToHost(Staging + Offset, Src + Offset, std::min(P.Chunk, Count - Offset), S));
+    DGLINK_TRY(D.record(SlotEvents[I], S));
+  }
+  size_t Landed = 0;
+  pi_result Failed = PI_SUCCESS;
+  const size_t Piece = std::max(Tuning.PieceBytes, P.Chunk / std::max(Tuning.ReadThreads, 1U));
+  Pool.copyPaced(Dst, Staging, Count, Piece, Tuning.ReadNonTemporal, Tuning.ReadThreads,
+                 [&](size_t) -> size_t {
+                   // The chunks land in order: open each one the driver says is done.
+                   while (Landed < P.Chunks) {
+                     bool Complete = false;
+                     Failed = D.query(SlotEvents[Landed], Complete);
+                     if (Failed != PI_SUCCESS)
+                       return HostCopyPool::Stop;
+                     if (!Complete)
+                       break;
+                     ++Landed;
+                   }
+                   return std::min(Landed * P.Chunk, Count);
+                 });
+  if (Failed != PI_SUCCESS) {
+    (void)D.synchronize(S); // nothing in flight writes the staging once the lock is let go
+    return Failed;
+  }
+  return recordDone(D, Done, S);
+}
+
 pi_result CopyEngine::writePipelined(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
                                      Event Done) {
   const Plan P = plan(Count, true);
   std::lock_guard<std::mutex> Lock(BlockingMutex);
   DGLINK_TRY(reserve(D, BlockingBuffer, P.Chunk * P.Slots));
+  if (paced(P, Count, false))
+    return writePaced(D, S, Dst, Src, Count, P, Done);
   DGLINK_TRY(reserveSlotEvents(D, P.Slots));
   const auto *Source = static_cast<const char *>(Src);
   for (size_t I = 0; I < P.Chunks; ++I) {
@@ -364,6 +431,8 @@ pi_result CopyEngine::readPipelined(Driver &D, Stream S, void *Dst, const char *
   DGLINK_TRY(reserve(D, BlockingBuffer, P.Chunk * P.Slots));
   DGLINK_TRY(reserveSlotEvents(D, P.Slots));
   auto *Destination = static_cast<char *>(Dst);
+  if (paced(P, Count, true))
+    return readPaced(D, S, Destination, Src, Count, P, Done);
   auto Enqueue = [&](size_t I) -> pi_result {
     const size_t Slot = I % P.Slots;
     const size_t Offset = I * P.Chunk;

@@ -130,6 +130,102 @@ TEST(HostCopyPool, DestroyedWhileWorkersSpinOrSleep) {
   }
 }
 
+// A paced copy copies a piece only once its source is ready: the source is written here
+// only as Progress opens it (a DMA landing), so a piece copied early would copy stale
+// bytes. Progress's Copied must grow, every byte below it must already be in place, and
+// its last call must say Count.
+TEST(HostCopyPool, PacedCopyWaitsForTheSourceAndReportsWhatIsCopied) {
+  for (unsigned Threads : {1U, 4U, 9U})
+    for (size_t Count : {1U, 64U, 1000U, 65536U, 300001U, (2U << 20) + 13U})
+      for (size_t Step : {size_t{4096}, size_t{65536}, size_t{1} << 20})
+        for (bool Streaming : {false, true}) {
+          HostCopyPool Pool(Threads, 20);
+          const std::vector<unsigned char> Final = pattern(Count, static_cast<unsigned>(Count));
+          std::vector<unsigned char> Source(Count, 0xEE), Target(Count + 1, 0);
+          size_t Opened = 0, LastCopied = 0, Calls = 0;
+          bool Ordered = true, InPlace = true, OnCaller = true;
+          const std::thread::id Caller = std::this_thread::get_id();
+          Pool.copyPaced(Target.data() + 1, Source.data(), Count, 1024, Streaming, 0,
+                         [&](size_t Copied) {
+                           ++Calls;
+                           OnCaller = OnCaller && std::this_thread::get_id() == Caller;
+                           Ordered = Ordered && Copied >= LastCopied && Copied <= Count;
+                           LastCopied = Copied;
+                           InPlace = InPlace && std::memcmp(Target.data() + 1, Final.data(),
+                                                            std::min(Copied, Count)) == 0;
+                           // Open one more step of the source each call.
+                           const size_t Now = std::min(Opened + Step, Count);
+                           std::memcpy(Source.data() + Opened, Final.data() + Opened, Now - Opened);
+                           Opened = Now;
+                           return Opened;
+                         });
+          ASSERT_TRUE(OnCaller) << "Progress ran on a helper";
+          ASSERT_TRUE(Ordered) << Count << " bytes: Copied went back or past the end";
+          ASSERT_TRUE(InPlace) << Count << " bytes: Copied named bytes not yet copied";
+          ASSERT_EQ(LastCopied, Count) << "the last call did not say everything was copied";
+          ASSERT_GE(Calls, 2U);
+          ASSERT_EQ(std::memcmp(Target.data() + 1, Final.data(), Count), 0)
+              << Count << " bytes, " << Threads << " threads, steps of " << Step
+              << ": a piece was copied before its source was ready";
+          ASSERT_EQ(Target[0], 0) << "wrote before the destination";
+        }
+}
+
+// Stop ends a paced copy: nothing past what was opened is copied, every helper is out
+// when the call returns (the buffers die right after), and the pool copies on.
+TEST(HostCopyPool, PacedCopyStoppedCopiesNothingPastTheReadyBytes) {
+  HostCopyPool Pool(6, 20);
+  constexpr size_t Count = size_t{1} << 20;
+  const std::vector<unsigned char> Source = pattern(Count, 3);
+  for (size_t Opened : {size_t{0}, size_t{65536}, size_t{300000}}) {
+    auto Target = std::make_unique<std::vector<unsigned char>>(Count, 0xA5);
+    int Calls = 0;
+    Pool.copyPaced(Target->data(), Source.data(), Count, 4096, false, 0,
+                   [&](size_t) { return ++Calls < 50 ? Opened : HostCopyPool::Stop; });
+    EXPECT_EQ(Calls, 50); // asked on every turn while the source is not all there
+    for (size_t I = Opened; I < Count; ++I)
+      ASSERT_EQ((*Target)[I], 0xA5)
+          << "byte " << I << " copied though only " << Opened << " were ready";
+    for (size_t I = 0; I < Opened; ++I) // copied, or left as it was once the copy stopped
+      ASSERT_TRUE((*Target)[I] == Source[I] || (*Target)[I] == 0xA5) << "byte " << I;
+    Target.reset();
+  }
+  std::vector<unsigned char> Again(Count, 0);
+  Pool.copy(Again.data(), Source.data(), Count, 4096, true);
+  EXPECT_EQ(Again, Source);
+  // Stopped before anything: no piece, no helper.
+  EXPECT_EQ(Pool.copyPaced(Again.data(), Source.data(), Count, 4096, false, 0,
+                           [](size_t) { return HostCopyPool::Stop; }),
+            0U);
+}
+
+// Paced and plain copies from many threads at once share the workers.
+TEST(HostCopyPool, PacedAndPlainCopiesFromManyThreads) {
+  HostCopyPool Pool(5, 50);
+  std::atomic<int> Wrong{0};
+  std::vector<std::thread> Callers;
+  for (unsigned T = 0; T < 8; ++T)
+    Callers.emplace_back([&, T] {
+      const std::vector<unsigned char> Source = pattern(250000 + T * 4099, T);
+      std::vector<unsigned char> Target(Source.size());
+      for (int Round = 0; Round < 20; ++Round) {
+        std::fill(Target.begin(), Target.end(), 0);
+        if ((Round + T) % 2 == 0) {
+          size_t Opened = 0;
+          Pool.copyPaced(Target.data(), Source.data(), Source.size(), 2048, Round % 3 == 0, 0,
+                         [&](size_t) { return Opened += 20000; });
+        } else {
+          Pool.copy(Target.data(), Source.data(), Source.size(), 8192, Round % 3 == 0);
+        }
+        if (Target != Source)
+          ++Wrong;
+      }
+    });
+  for (std::thread &T : Callers)
+    T.join();
+  EXPECT_EQ(Wrong.load(), 0);
+}
+
 TEST(HostCopyPool, FairShare) {
   // Alone: what the copy wants, the pool permitting.
   EXPECT_EQ(HostCopyPool::fairShare(15, 63, 1), 14U);
@@ -312,7 +408,9 @@ std::vector<CopyTuning> tunings() {
   Plain.SmallWriteFill = false;
   Plain.AsyncRing = false;
   Plain.StagedNonBlockingReads = false;
-  return {Threaded, OneThread, Tight, Plain};
+  CopyTuning Unpaced = Tight; // the threads stopped after every chunk
+  Unpaced.Paced = false;
+  return {Threaded, OneThread, Tight, Plain, Unpaced};
 }
 
 class Engine : public ::testing::Test {
@@ -497,6 +595,44 @@ TEST_F(Engine, DoneEventCompletesAfterTheCopy) {
   }
   Driver.destroyEvent(Done);
   ASSERT_EQ(Driver.synchronize(S), PI_SUCCESS);
+  Copies.release(Driver);
+  Driver.destroyStream(S);
+}
+
+// A driver that fails in the middle of a paced copy: the copy returns the driver's error,
+// every helper is out (the caller's buffers die at once), nothing stays in flight, and the
+// next copies of the same queue are right.
+TEST_F(Engine, DriverFailureInThePacedCopyIsReturnedAndTheQueueGoesOn) {
+  CopyTuning Tuning = tunings()[0];
+  Tuning.WriteChunkBytes = 65536; // 8 chunks in a 512 KiB copy, every one in flight
+  Tuning.ReadChunkBytes = 65536;
+  ASSERT_TRUE(Tuning.Paced);
+  HostCopyPool Pool(Tuning.poolThreads(), Tuning.SpinMicroseconds);
+  CopyEngine Copies(Pool, Tuning);
+  Stream S = nullptr;
+  ASSERT_EQ(Driver.createStream(S), PI_SUCCESS);
+  constexpr size_t Count = 512 * 1024;
+  const std::vector<unsigned char> Source = pattern(Count, 11);
+  for (int Before : {0, 1, 3, 7}) {
+    Driver.failCopiesToDeviceAfter(Before);
+    auto Scratch = std::make_unique<std::vector<unsigned char>>(Source);
+    EXPECT_EQ(Copies.write(Driver, S, Device, Scratch->data(), Count, true, nullptr),
+              PI_ERROR_OUT_OF_RESOURCES)
+        << "the write's chunk " << Before << " failed";
+    Scratch.reset();
+    Driver.failQueriesAfter(Before);
+    auto Into = std::make_unique<std::vector<unsigned char>>(Count, 0);
+    EXPECT_EQ(Copies.read(Driver, S, Into->data(), Device, Count, true, nullptr),
+              PI_ERROR_OUT_OF_RESOURCES)
+        << "the read's query " << Before << " failed";
+    Into.reset();
+    Driver.failCopiesToDeviceAfter(-1);
+    Driver.failQueriesAfter(-1);
+    ASSERT_EQ(Copies.write(Driver, S, Device, Source.data(), Count, true, nullptr), PI_SUCCESS);
+    std::vector<unsigned char> Back(Count, 0);
+    ASSERT_EQ(Copies.read(Driver, S, Back.data(), Device, Count, true, nullptr), PI_SUCCESS);
+    ASSERT_EQ(Back, Source) << "after a failure at " << Before;
+  }
   Copies.release(Driver);
   Driver.destroyStream(S);
 }

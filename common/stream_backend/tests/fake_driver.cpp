@@ -165,7 +165,16 @@ pi_result FakeDriver::synchronize(Event E) {
     On->waitFor(Ticket);
   return PI_SUCCESS;
 }
+bool FakeDriver::failsNow(std::atomic<int> &Before) {
+  int Left = Before.load();
+  while (Left > 0 && !Before.compare_exchange_weak(Left, Left - 1)) {
+  }
+  return Left == 0;
+}
+
 pi_result FakeDriver::query(Event E, bool &Complete) {
+  if (failsNow(QueriesBeforeFailure))
+    return PI_ERROR_OUT_OF_RESOURCES;
   FakeEvent *Asked = fakeEvent(E);
   std::lock_guard<std::mutex> Lock(Asked->Mutex);
   Complete = Asked->On == nullptr || Asked->On->reached(Asked->Ticket);
@@ -214,6 +223,8 @@ pi_result FakeDriver::copy(void *Dst, const void *Src, size_t Size, Stream S) {
   return PI_SUCCESS;
 }
 pi_result FakeDriver::copyToDevice(void *Dst, const void *Src, size_t Size, Stream S) {
+  if (failsNow(CopiesBeforeFailure))
+    return PI_ERROR_OUT_OF_RESOURCES;
   if (knowsHostPointer(Src)) {
     enqueue(S, [=] { std::memcpy(Dst, Src, Size); });
     return PI_SUCCESS;

@@ -76,6 +76,12 @@ public:
   pi_result link(const std::vector<LinkSource> &, const DeviceInfo &, std::vector<char> &,
                  CodeKind &, std::string &) override;
 
+  // A driver that fails mid-copy: the next N calls of copyToDevice (or query) succeed,
+  // the one after fails with PI_ERROR_OUT_OF_RESOURCES, and so does every later one
+  // until the count is set to -1 again (the default: never fail).
+  void failCopiesToDeviceAfter(int N) { CopiesBeforeFailure.store(N); }
+  void failQueriesAfter(int N) { QueriesBeforeFailure.store(N); }
+
   // Bookkeeping the tests check: pinned bytes held now, and leaks at the end.
   size_t pinnedBytes();
   // Reads into pageable memory the driver was asked for (each completes before
@@ -92,6 +98,10 @@ protected:
   void enqueue(Stream S, std::function<void()> Command);
 
 private:
+  // Whether this call of a failing kind fails (see failCopiesToDeviceAfter).
+  static bool failsNow(std::atomic<int> &Before);
+  std::atomic<int> CopiesBeforeFailure{-1};
+  std::atomic<int> QueriesBeforeFailure{-1};
   FakeStream &stream(Stream S) { return *reinterpret_cast<FakeStream *>(S); }
 
   std::mutex Mutex;

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -74,6 +75,23 @@ public:
   unsigned copy(void *Dst, const void *Src, size_t Count, size_t MinPiece, bool NonTemporal,
                 unsigned MaxThreads = 0);
 
+  // What a paced copy's Progress answers to end it early (a driver failed, say).
+  static constexpr size_t Stop = ~size_t{0};
+  // The most pieces a paced copy is cut into (larger copies get larger pieces).
+  static constexpr size_t MaxPacedPieces = 256;
+  // Copies Count bytes from Src to Dst like copy(), in pieces of about PieceBytes, but
+  // copies a piece only once the source is ready up to its end, and tells the caller
+  // how far the copy has come, so that the source can fill (a DMA landing in staging)
+  // while the threads copy what has landed, or the caller can hand the driver each part
+  // the threads have filled, with no stop of the threads in between. Progress(Copied)
+  // runs on the calling thread only, between its own pieces: Copied is how many bytes
+  // from the start are copied (every piece up to there); it returns how many bytes from
+  // the start of Src may be copied now (Count or more: all), or Stop to end the copy
+  // (pieces not begun are left uncopied; the call returns once no helper touches Dst or
+  // Src any more). Unless it stopped, Progress is called last with Copied == Count.
+  // Returns how many workers the job was handed to.
+  unsigned copyPaced(void *Dst, const void *Src, size_t Count, size_t PieceBytes, bool NonTemporal,
+                     unsigned MaxThreads, const std::function<size_t(size_t Copied)> &Progress);
   // Joins the workers (after the jobs they hold); the next large copy starts them
   // again. Callers must not be inside copy() on other threads.
   void stop();
@@ -102,8 +120,14 @@ private:
     size_t Piece = 0;  // bytes per piece, the last one shorter
     size_t Pieces = 0; // how many
     bool NonTemporal = false;
+    bool Paced = false;                        // copyPaced: wait for Ready, mark Copied
     alignas(64) std::atomic<size_t> Next{0};   // the next piece to claim
     alignas(64) std::atomic<unsigned> Left{0}; // workers handed the job, not yet out
+    // Paced jobs: bytes of Src from the start that may be copied (written by the owner
+    // only), whether the owner ended the copy, and which pieces are copied.
+    alignas(64) std::atomic<size_t> Ready{0};
+    std::atomic<bool> Halted{false};
+    alignas(64) std::atomic<uint64_t> Copied[MaxPacedPieces / 64] = {};
   };
   // A worker's own lines: the job posted to it (it spins on nothing else), and what it
   // sleeps on. Mail is written only by the worker (taking the job out) and by the caller
@@ -130,7 +154,24 @@ private:
     std::atomic<uint64_t> Bits[2] = {};
   };
   static constexpr unsigned WordBits = 64;
+  // The knob allows pools of up to 256 threads; a larger one lends no more per copy.
+  static constexpr unsigned MostHelpers = 255;
   static void runPieces(Job &J);
+  // Where piece K of J begins (on a destination line), J.Count for K == J.Pieces.
+  static size_t pieceBegin(const Job &J, size_t K);
+  // Copies piece I of J (a paced job: once its source is ready, then marked copied;
+  // skipped once the owner halted the job).
+  static void copyPiece(Job &J, size_t I);
+  // A paced job's owner: copies the next piece if its source is ready; false if none.
+  static bool copyReadyPiece(Job &J);
+  // How many bytes from the start of a paced job are copied.
+  static size_t copiedPrefix(const Job &J);
+  // Takes workers for J (at most Wanted, the caller's fair share) and hands them the
+  // job; returns how many (Chosen: which).
+  unsigned enlist(Job &J, size_t Wanted, unsigned *Chosen);
+  // Waits until none of the Helpers workers in Chosen touches J any more, taking the
+  // job back from those that have not picked it up.
+  void dismiss(Job &J, const unsigned *Chosen, unsigned Helpers);
   // Marks the calling thread in the current window; returns how many threads the last
   // two windows saw.
   unsigned noteCaller();

@@ -47,9 +47,17 @@ struct CopyTuning {
   size_t WriteChunkBytes = size_t{1} << 20;     // DGLINK_COPY_WRITE_CHUNK_BYTES: threaded writes
                                                 // move in chunks of this (the next one is
                                                 // copied while the driver moves this one)
-  size_t ReadChunkBytes = size_t{512} * 1024;   // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
-                                                // (H100, lock-free pool: 256 and 512 KiB beat
-                                                // 1 MiB at 1 and 4 MiB)
+  size_t ReadChunkBytes = size_t{256} * 1024;   // DGLINK_COPY_READ_CHUNK_BYTES: threaded reads
+                                                // (H200, paced: 256 KiB read 4 MiB in
+                                                // 121-146 us where 512 KiB took 148-170
+                                                // and 128 KiB 161-214; 1 MiB 40-47 against
+                                                // 50-60)
+  bool Paced = true;                            // DGLINK_COPY_PACED=0: threaded copies that fit
+                                                // the staging stop the threads after each
+                                                // chunk (the driver's chunk waited for, or
+                                                // handed on, between two pool copies)
+                                                // instead of one paced copy whose threads
+                                                // flow from chunk to chunk
   bool NonTemporal = true;                      // DGLINK_COPY_NONTEMPORAL=0: plain stores into
                                                 // the staging memory of writes
   bool ReadNonTemporal = true;                  // DGLINK_COPY_READ_NONTEMPORAL=0: plain stores

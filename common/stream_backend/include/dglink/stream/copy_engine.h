@@ -96,6 +96,14 @@ private:
   pi_result writeStaged(Driver &D, Stream S, char *Dst, const void *Src, size_t Count, Event Done);
   pi_result writePipelined(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
                            Event Done);
+  // Threaded copies that fit the staging, as one paced pool copy (Tuning.Paced): the
+  // threads flow from chunk to chunk while the caller hands the driver each filled
+  // chunk (writes) or opens each landed one (reads).
+  bool paced(const Plan &P, size_t Count, bool IsRead) const;
+  pi_result writePaced(Driver &D, Stream S, char *Dst, const void *Src, size_t Count, const Plan &P,
+                       Event Done);
+  pi_result readPaced(Driver &D, Stream S, char *Dst, const char *Src, size_t Count, const Plan &P,
+                      Event Done);
   pi_result writeThroughRing(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
                              Event Done);
   pi_result writeThroughPool(Driver &D, Stream S, char *Dst, const void *Src, size_t Count,
