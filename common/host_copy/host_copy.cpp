@@ -405,7 +405,9 @@ unsigned HostCopyPool::copyPaced(void *Dst, const void *Src, size_t Count, size_
   J.Src = static_cast<const char *>(Src);
   J.Count = Count;
   const size_t Least = (Count + MaxPacedPieces - 1) / MaxPacedPieces;
-  J.Piece = (std::max({PieceBytes, Least, Line}) + Line - 1) & ~(Line - 1);
+  // Never above the copy (a huge PieceBytes would wrap when rounded up to lines).
+  const size_t Wanted = std::min(std::max({PieceBytes, Least, Line}), Count);
+  J.Piece = (Wanted + Line - 1) & ~(Line - 1);
   J.Pieces = (Count + J.Piece - 1) / J.Piece;
   J.NonTemporal = NonTemporal;
   J.Paced = true;
@@ -415,25 +417,41 @@ unsigned HostCopyPool::copyPaced(void *Dst, const void *Src, size_t Count, size_
   // Workers only where there is more than one piece (Wanted counts the caller).
   const bool Shared = Most > 1 && J.Pieces > 1;
   const unsigned Helpers = Shared ? enlist(J, std::min<size_t>(Most, J.Pieces), Chosen) : 0;
+  auto Halt = [&] {
+    J.Halted.store(true, std::memory_order_release);
+    runPieces(J); // claims what is left, copying none of it
+  };
   size_t Copied = 0;
-  for (;;) {
-    const size_t Now = copiedPrefix(J);
-    // Asked again whenever more is copied, and while the source is still landing.
-    if (Now != Copied || Ready < Count) {
-      Copied = Now;
-      Ready = Progress(Copied);
-      if (Ready == Stop) {
-        J.Halted.store(true, std::memory_order_release);
-        runPieces(J); // claims what is left, copying none of it
-        break;
+  try {
+    for (unsigned Waits = 0;;) {
+      const size_t Now = copiedPrefix(J);
+      // Asked again whenever more is copied, and while the source is still landing.
+      if (Now != Copied || Ready < Count) {
+        Copied = Now;
+        Ready = Progress(Copied);
+        if (Ready == Stop) {
+          Halt();
+          break;
+        }
+        if (Ready > J.Ready.load(std::memory_order_relaxed))
+          J.Ready.store(std::min(Ready, Count), std::memory_order_release);
       }
-      if (Ready > J.Ready.load(std::memory_order_relaxed))
-        J.Ready.store(std::min(Ready, Count), std::memory_order_release);
+      if (Copied >= Count)
+        break;
+      if (copyReadyPiece(J)) {
+        Waits = 0;
+      } else if (++Waits < 4096) {
+        relax();
+      } else {
+        std::this_thread::yield(); // helpers hold the rest: let them run
+      }
     }
-    if (Copied >= Count)
-      break;
-    if (!copyReadyPiece(J))
-      relax();
+  } catch (...) {
+    // The job lives in this frame: no helper may touch it once the exception leaves.
+    Halt();
+    if (Shared)
+      dismiss(J, Chosen, Helpers);
+    throw;
   }
   if (Shared)
     dismiss(J, Chosen, Helpers);

@@ -234,13 +234,18 @@ pi_result CopyEngine::readPaced(Driver &D, Stream S, char *Dst, const char *Src,
                                 const Plan &P, Event Done) {
   // With the lock held: every chunk in flight at once, chunk I into I * Chunk.
   char *Staging = BlockingBuffer.Data;
-  for (size_t I = 0; I < P.Chunks; ++I) {
+  pi_result Failed = PI_SUCCESS;
+  for (size_t I = 0; I < P.Chunks && Failed == PI_SUCCESS; ++I) {
     const size_t Offset = I * P.Chunk;
-    DGLINK_TRY(D.copyToHost(Staging + Offset, Src + Offset, std::min(P.Chunk, Count - Offset), S));
-    DGLINK_TRY(D.record(SlotEvents[I], S));
+    Failed = D.copyToHost(Staging + Offset, Src + Offset, std::min(P.Chunk, Count - Offset), S);
+    if (Failed == PI_SUCCESS)
+      Failed = D.record(SlotEvents[I], S);
+  }
+  if (Failed != PI_SUCCESS) {
+    (void)D.synchronize(S); // the chunks already asked for land before the lock is let go
+    return Failed;
   }
   size_t Landed = 0;
-  pi_result Failed = PI_SUCCESS;
   const size_t Piece = std::max(Tuning.PieceBytes, P.Chunk / std::max(Tuning.ReadThreads, 1U));
   Pool.copyPaced(Dst, Staging, Count, Piece, Tuning.ReadNonTemporal, Tuning.ReadThreads,
                  [&](size_t) -> size_t {

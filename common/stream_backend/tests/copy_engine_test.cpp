@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -180,8 +182,16 @@ TEST(HostCopyPool, PacedCopyStoppedCopiesNothingPastTheReadyBytes) {
   for (size_t Opened : {size_t{0}, size_t{65536}, size_t{300000}}) {
     auto Target = std::make_unique<std::vector<unsigned char>>(Count, 0xA5);
     int Calls = 0;
-    Pool.copyPaced(Target->data(), Source.data(), Count, 4096, false, 0,
-                   [&](size_t) { return ++Calls < 50 ? Opened : HostCopyPool::Stop; });
+    bool Untouched = true;
+    Pool.copyPaced(Target->data(), Source.data(), Count, 4096, false, 0, [&](size_t) {
+      // Helpers get time to run ahead if they would; nothing past Opened may change.
+      if (Calls % 10 == 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      for (size_t I = Opened; I < Count && Untouched; I += 997)
+        Untouched = (*Target)[I] == 0xA5;
+      return ++Calls < 50 ? Opened : HostCopyPool::Stop;
+    });
+    EXPECT_TRUE(Untouched) << "a piece past the " << Opened << " ready bytes was copied";
     EXPECT_EQ(Calls, 50); // asked on every turn while the source is not all there
     for (size_t I = Opened; I < Count; ++I)
       ASSERT_EQ((*Target)[I], 0xA5)
@@ -197,6 +207,37 @@ TEST(HostCopyPool, PacedCopyStoppedCopiesNothingPastTheReadyBytes) {
   EXPECT_EQ(Pool.copyPaced(Again.data(), Source.data(), Count, 4096, false, 0,
                            [](size_t) { return HostCopyPool::Stop; }),
             0U);
+}
+
+// A paced copy of the most pieces (four full words of copied bits), and one whose
+// Progress throws: the exception reaches the caller once no helper touches the job.
+TEST(HostCopyPool, PacedCopyOfTheMostPiecesAndAThrowingProgress) {
+  HostCopyPool Pool(5, 20);
+  const size_t Count = HostCopyPool::MaxPacedPieces * 1024;
+  const std::vector<unsigned char> Source = pattern(Count, 5);
+  std::vector<unsigned char> Target(Count, 0);
+  size_t LastCopied = 0;
+  Pool.copyPaced(Target.data(), Source.data(), Count, 1024, true, 0, [&](size_t Copied) {
+    LastCopied = Copied;
+    return Count;
+  });
+  EXPECT_EQ(LastCopied, Count);
+  EXPECT_EQ(Target, Source);
+  for (int Round = 0; Round < 20; ++Round) {
+    auto Into = std::make_unique<std::vector<unsigned char>>(Count, 0);
+    int Calls = 0;
+    EXPECT_THROW(Pool.copyPaced(Into->data(), Source.data(), Count, 1024, false, 0,
+                                [&](size_t) -> size_t {
+                                  if (++Calls == 3)
+                                    throw std::runtime_error("the source went away");
+                                  return Count / 4;
+                                }),
+                 std::runtime_error);
+    Into.reset(); // no helper may write into it now
+  }
+  std::fill(Target.begin(), Target.end(), 0);
+  Pool.copy(Target.data(), Source.data(), Count, 4096, false);
+  EXPECT_EQ(Target, Source);
 }
 
 // Paced and plain copies from many threads at once share the workers.
@@ -615,7 +656,8 @@ TEST_F(Engine, DriverFailureInThePacedCopyIsReturnedAndTheQueueGoesOn) {
   const std::vector<unsigned char> Source = pattern(Count, 11);
   for (int Before : {0, 1, 3, 7}) {
     Driver.failCopiesToDeviceAfter(Before);
-    auto Scratch = std::make_unique<std::vector<unsigned char>>(Source);
+    // Other bytes than the next write's: a failed copy that landed late would show.
+    auto Scratch = std::make_unique<std::vector<unsigned char>>(pattern(Count, 12));
     EXPECT_EQ(Copies.write(Driver, S, Device, Scratch->data(), Count, true, nullptr),
               PI_ERROR_OUT_OF_RESOURCES)
         << "the write's chunk " << Before << " failed";
