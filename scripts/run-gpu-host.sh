@@ -6,7 +6,11 @@
 # CSV and JSON into the results folder.
 #   ./run.sh [results dir]      (env: DGLINK_SKIP_BENCH=1 to skip benchmarks;
 #                                DGLINK_BENCH_ARGS, e.g. --benchmark_repetitions=3, goes to
-#                                the benchmark programs)
+#                                the benchmark programs; UR's CTS in parts:
+#                                DGLINK_UR_CTS_ADAPTERS, e.g. "opencl" (default every UR
+#                                adapter), DGLINK_UR_CTS_SUITES, e.g. "memory usm" (default
+#                                all 23), DGLINK_UR_CTS_SELECTOR, e.g. "opencl:1" (default
+#                                <backend>:*; the devices the per-device tests run on))
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 results=${1:-$here/results}
@@ -75,14 +79,16 @@ if [ -n "$ur_adapters" ] && [ -x "$here/bin/urinfo" ]; then
       "$here/tests/dglink_conformance_ur" "$results/conformance_ur_validation.log" || status=1
   fi
   if [ -x "$here/tests/ur_cts/ur-cts.sh" ]; then
-    for backend in opencl cuda hip hip_nvidia level_zero; do
+    # shellcheck disable=SC2206 # lists of words on purpose
+    cts_suites=(${DGLINK_UR_CTS_SUITES:-})
+    for backend in ${DGLINK_UR_CTS_ADAPTERS:-opencl cuda hip hip_nvidia level_zero}; do
       adapter=$here/lib/libur_adapter_dglink_$backend.so
       [ -f "$adapter" ] || continue
-      selector=${backend%_nvidia}:*
-      echo "== UR CTS, $backend"
+      selector=${DGLINK_UR_CTS_SELECTOR:-${backend%_nvidia}:*}
+      echo "== UR CTS, $backend ($selector${DGLINK_UR_CTS_SUITES:+; ${cts_suites[*]}})"
       UR_CTS_LOG_DIR=$results/ur_cts_$backend bash "$here/tests/ur_cts/ur-cts.sh" \
         "$here/tests/ur_cts" "$adapter" "$selector" "$here/tests/ur_cts/cts_known_failures.txt" \
-        2>&1 | tee "$results/ur_cts_$backend.txt" || true
+        "${cts_suites[@]}" 2>&1 | tee "$results/ur_cts_$backend.txt" || true
     done
   fi
 fi
