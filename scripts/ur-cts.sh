@@ -124,7 +124,7 @@ for entry in "${suites[@]}"; do
       [ -n "$name" ] && matches "$name" <<<"$pattern" && passing=1
     done <<<"$passed_names"
     if [ $failing -eq 0 ] && [ $passing -eq 1 ]; then
-      echo "ur-cts: $suite: $pattern is listed as a known failure but passed: drop it from $known" >&2
+      echo "ur-cts: $suite: $pattern is listed as a known failure but passed on every device here: drop it from $known unless another device of this backend fails it (the list's comment says which)" >&2
     fi
   done <<<"$patterns"
   printf '| %s | %s | %s (%s) | %s |\n' "$suite" "$passed" "$failed" "$known_count" "$skipped"
