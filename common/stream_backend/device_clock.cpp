@@ -5,32 +5,32 @@
 
 namespace dglink::stream {
 
+pi_result timedEventNow(Driver &D, Stream S, Event &Out) {
+  Event Made = nullptr;
+  DGLINK_TRY(D.createTimedEvent(Made)); // UNSUPPORTED_FEATURE without timed events
+  pi_result Result = D.record(Made, S);
+  if (Result == PI_SUCCESS)
+    Result = D.synchronize(Made);
+  if (Result != PI_SUCCESS) {
+    D.destroyEvent(Made);
+    return Result;
+  }
+  Out = Made;
+  return PI_SUCCESS;
+}
+
 pi_result StreamDevice::globalTimestamp(pi_uint64 &Nanoseconds) {
   Driver &D = driver();
   DGLINK_TRY(D.makeCurrent(Ordinal));
   const std::lock_guard<std::mutex> Lock(ClockMutex);
   if (ClockBase == nullptr) {
-    Event Base = nullptr;
-    DGLINK_TRY(D.createTimedEvent(Base)); // UNSUPPORTED_FEATURE without timed events
-    pi_result Result = D.record(Base, nullptr);
-    if (Result == PI_SUCCESS)
-      Result = D.synchronize(Base);
-    if (Result != PI_SUCCESS) {
-      D.destroyEvent(Base);
-      return Result;
-    }
-    ClockBase = Base;
+    DGLINK_TRY(timedEventNow(D, nullptr, ClockBase)); // set only on success
     ClockBaseNanoseconds = hostNanoseconds();
   }
   Event Now = nullptr;
-  DGLINK_TRY(D.createTimedEvent(Now));
+  DGLINK_TRY(timedEventNow(D, nullptr, Now));
   float Milliseconds = 0;
-  pi_result Result = D.record(Now, nullptr);
-  if (Result == PI_SUCCESS)
-    Result = D.synchronize(Now);
-  if (Result == PI_SUCCESS)
-    Result = D.elapsed(ClockBase, Now, Milliseconds);
-  if (Result != PI_SUCCESS) {
+  if (const pi_result Result = D.elapsed(ClockBase, Now, Milliseconds); Result != PI_SUCCESS) {
     D.destroyEvent(Now);
     return Result;
   }

@@ -151,18 +151,8 @@ pi_result StreamQueue::startClock() {
 }
 
 pi_result StreamQueue::startClock(ProfilingBase &Base) {
-  Driver &D = driver();
-  Event Made = nullptr;
-  DGLINK_TRY(D.createTimedEvent(Made)); // UNSUPPORTED_FEATURE without timed events
-  pi_result Result = D.record(Made, Handle);
-  if (Result == PI_SUCCESS)
-    Result = D.synchronize(Made);
-  if (Result != PI_SUCCESS) {
-    D.destroyEvent(Made);
-    return Result;
-  }
+  DGLINK_TRY(timedEventNow(driver(), Handle, Base.Base)); // set only on success
   Base.HostNanoseconds = hostNanoseconds();
-  Base.Base = Made;
   return PI_SUCCESS;
 }
 

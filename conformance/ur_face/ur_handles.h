@@ -1,10 +1,12 @@
 // What the UR-face scenarios share: a pi_* handle of the bridge as the UR handle it is,
-// and the last message of a device's UR adapter.
+// the last message of a device's UR adapter, and an event's execution status.
 #pragma once
 
 #include <dglink/pi.h>
 
 #include <unified-runtime/ur_api.h>
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -47,6 +49,15 @@ inline std::string urLastError(pi_platform Platform) {
 inline bool leakCheckerOn() {
   const char *Layers = std::getenv("UR_ENABLE_LAYERS");
   return Layers != nullptr && std::strstr(Layers, "VALIDATION") != nullptr;
+}
+
+// An event's execution status (ERROR, and a test failure, where the query fails).
+inline ur_event_status_t statusOf(ur_event_handle_t Event) {
+  ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
+  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
+                           nullptr),
+            UR_RESULT_SUCCESS);
+  return Status;
 }
 
 // A handle's size for a *GetInfo query (a pointer: what the query writes).

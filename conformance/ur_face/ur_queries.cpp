@@ -25,14 +25,6 @@
 namespace dglink::conformance {
 namespace {
 
-ur_event_status_t statusOf(ur_event_handle_t Event) {
-  ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
-  EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
-                           nullptr),
-            UR_RESULT_SUCCESS);
-  return Status;
-}
-
 // ---- USM prefetch and advice ----
 
 class UrUsmHints : public QueueTest {};

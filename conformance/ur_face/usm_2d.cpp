@@ -137,14 +137,6 @@ protected:
     return Command;
   }
 
-  ur_event_status_t statusOf(ur_event_handle_t Event) {
-    ur_event_status_t Status = UR_EVENT_STATUS_ERROR;
-    EXPECT_EQ(urEventGetInfo(Event, UR_EVENT_INFO_COMMAND_EXECUTION_STATUS, sizeof(Status), &Status,
-                             nullptr),
-              UR_RESULT_SUCCESS);
-    return Status;
-  }
-
   ur_queue_handle_t Q = nullptr;
   ur_context_handle_t Ctx = nullptr;
   ur_device_handle_t Dev = nullptr;

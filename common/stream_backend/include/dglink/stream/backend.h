@@ -190,6 +190,10 @@ struct ProfilingBase {
 // The host's steady clock, in nanoseconds (QUEUED and SUBMIT of profiling queues).
 pi_uint64 hostNanoseconds();
 
+// The device's time now: a timed event recorded on S (null: the device's default stream)
+// and waited for. UNSUPPORTED_FEATURE without timed events; on failure no event is left.
+pi_result timedEventNow(Driver &D, Stream S, Event &Out);
+
 class StreamEvent final : public core::EventImpl {
 public:
   StreamEvent(ContextDevice &TheDevice, Event TheEvent) : On(TheDevice), Handle(TheEvent) {}
