@@ -98,6 +98,7 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
   Out.Uuid.assign(Info.Uuid.begin(), Info.Uuid.end());
   Out.PciAddress = Info.PciAddress;
   Out.MemoryClockMHz = static_cast<pi_uint32>(Info.MemoryClockKHz / 1000);
+  Out.MemoryClockKHz = static_cast<pi_uint32>(Info.MemoryClockKHz);
   Out.MemoryBusWidthBits = static_cast<pi_uint32>(Info.MemoryBusWidthBits);
   Out.MaxRegistersPerWorkGroup = static_cast<pi_uint32>(Info.RegistersPerBlock);
 

@@ -1,6 +1,7 @@
 // The adapter, its platforms and devices through UR: answered from what the core's
 // backend found at discovery, as piPlatformsGet / piDeviceGetInfo answer it.
 #include "entry_points.h"
+#include "nvml.h"
 
 #include <dglink/ur_ext.h>
 
@@ -81,6 +82,28 @@ bool contains(const std::string &Words, const std::string &Word) {
     if (Each == Word)
       return true;
   return false;
+}
+
+// UR's management queries, answered by NVML where it knows the device (nvml.h).
+ur_result_t managementReading(const InfoAnswer &Answer, const std::string &PciAddress,
+                              ur_device_info_t Name) {
+  nvml::Reading What = nvml::Reading::ThrottleReasons;
+  if (Name == UR_DEVICE_INFO_FAN_SPEED)
+    What = nvml::Reading::FanSpeedPercent;
+  else if (Name == UR_DEVICE_INFO_MIN_POWER_LIMIT)
+    What = nvml::Reading::MinPowerLimitMilliwatts;
+  else if (Name == UR_DEVICE_INFO_MAX_POWER_LIMIT)
+    What = nvml::Reading::MaxPowerLimitMilliwatts;
+  int64_t Value = 0;
+  const ur_result_t Read = nvml::read(PciAddress, What, Value);
+  if (Read == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+    return Answer.unsupported(Name);
+  if (Read != UR_RESULT_SUCCESS)
+    return Read;
+  if (What == nvml::Reading::ThrottleReasons)
+    return Answer.value(static_cast<ur_device_throttle_reasons_flags_t>(Value));
+  // Percent and milliwatts are int32_t in UR's spec.
+  return Answer.value(static_cast<int32_t>(Value));
 }
 
 } // namespace
@@ -556,6 +579,18 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
       return Answer.unsupported(propName);
     return Answer.value(uint64_t{Free});
   }
+  // Bytes a second at the memory's peak clock: two transfers a clock (double data rate,
+  // as CUDA's and HIP's bandwidth formulas count it) of the bus's width.
+  case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH:
+    if (D.MemoryClockKHz == 0 || D.MemoryBusWidthBits == 0)
+      return Answer.unsupported(propName);
+    return Answer.value(uint64_t{D.MemoryClockKHz} * 1000 * 2 * (D.MemoryBusWidthBits / 8));
+  // What NVIDIA's management library says of the GPU at the device's PCI address (nvml.h).
+  case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
+  case UR_DEVICE_INFO_FAN_SPEED:
+  case UR_DEVICE_INFO_MIN_POWER_LIMIT:
+  case UR_DEVICE_INFO_MAX_POWER_LIMIT:
+    return managementReading(Answer, D.PciAddress, propName);
   // ---- image and interop features the face does not serve (no urMemImageCreate, no
   // bindless images, no external memory): none of them, of no size
   case UR_DEVICE_INFO_IMAGE_PITCH_ALIGN_EXP:

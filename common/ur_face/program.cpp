@@ -15,6 +15,17 @@ namespace dglink::ur {
 
 namespace {
 
+// Whether Bytes begin with the 64-bit little-endian size header (in bits) of the rest, as
+// DPC++'s byte-array properties do.
+bool sizeHeaderFits(const std::vector<uint8_t> &Bytes) {
+  if (Bytes.size() < 8)
+    return false;
+  uint64_t Bits = 0;
+  for (int I = 0; I < 8; ++I)
+    Bits |= static_cast<uint64_t>(Bytes[I]) << (8 * I);
+  return Bits % 8 == 0 && Bits / 8 == Bytes.size() - 8;
+}
+
 // A device image rebuilt from UR program metadata, owning everything it points at.
 class ImageFromMetadata {
 public:
@@ -169,6 +180,15 @@ private:
                       Entry.size);
       const auto *Data = static_cast<const uint8_t *>(Entry.value.pData);
       P.Bytes.assign(Data, Data + Entry.size);
+      // Metadata no one here reads (not in a set of DPC++'s or dglink's, not DPC++'s
+      // "<kernel>@<property>") may come as plain bytes from a client that is not DPC++
+      // (UR's CTS passes four): without a header that fits, they get one.
+      if (Set == PI_PROPERTY_SET_PROGRAM_METADATA && Name.find('@') == std::string::npos &&
+          !sizeHeaderFits(P.Bytes)) {
+        const uint64_t Bits = uint64_t{Entry.size} * 8;
+        for (int I = 7; I >= 0; --I)
+          P.Bytes.insert(P.Bytes.begin(), static_cast<uint8_t>(Bits >> (8 * I)));
+      }
       P.Pi.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
       break;
     }

@@ -12,9 +12,10 @@
 #include <CL/cl.h>
 #endif
 #ifdef DGLINK_NATIVE_LEVEL_ZERO
-#include <dlfcn.h>
 #include <level_zero/ze_api.h>
 #endif
+
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -210,6 +211,122 @@ TEST_P(UrDeviceInfo, ImageLimitsMatchImageSupport) {
         UR_DEVICE_INFO_IMAGE3D_MAX_DEPTH, UR_DEVICE_INFO_IMAGE_MAX_BUFFER_SIZE,
         UR_DEVICE_INFO_IMAGE_MAX_ARRAY_SIZE})
     EXPECT_EQ(value<size_t>(Name) != 0, Images) << "query " << Name;
+}
+
+// The memory's peak bandwidth: twice the peak memory clock times the bus's bytes, where
+// the device states both; unanswered where it states neither.
+TEST_P(UrDeviceInfo, MemoryBandwidthFollowsClockAndBusWidth) {
+  size_t Size = 0;
+  const ur_result_t Clock =
+      urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MEMORY_CLOCK_RATE, 0, nullptr, &Size);
+  const ur_result_t Width =
+      urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MEMORY_BUS_WIDTH, 0, nullptr, &Size);
+  uint64_t Bandwidth = 7;
+  const ur_result_t Answer = urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH,
+                                             sizeof(Bandwidth), &Bandwidth, nullptr);
+  if (Clock != UR_RESULT_SUCCESS || Width != UR_RESULT_SUCCESS) {
+    EXPECT_EQ(Answer, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+    EXPECT_EQ(Bandwidth, 7u) << "an unanswered query wrote its output";
+    return;
+  }
+  ASSERT_EQ(Answer, UR_RESULT_SUCCESS) << lastErrorMessage();
+  EXPECT_EQ(value<uint64_t>(UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH), Bandwidth);
+  // The clock query answers whole MHz; the bandwidth is computed from the driver's kHz.
+  const double Mhz = value<uint32_t>(UR_DEVICE_INFO_MEMORY_CLOCK_RATE);
+  const double Bits = value<uint32_t>(UR_DEVICE_INFO_MEMORY_BUS_WIDTH);
+  const double Expected = (Mhz * 1e6) * 2 * (Bits / 8);
+  EXPECT_NEAR(static_cast<double>(Bandwidth), Expected, (Bits / 8) * 2 * 1e6)
+      << "clock " << Mhz << " MHz, bus " << Bits << " bits";
+}
+
+// NVIDIA's management library, opened by the test as the adapter opens it.
+struct Nvml {
+  using Device = void *;
+  int (*Init)() = nullptr;
+  int (*HandleByPciBusId)(const char *, Device *) = nullptr;
+  int (*LimitConstraints)(Device, unsigned int *, unsigned int *) = nullptr;
+  int (*FanSpeed)(Device, unsigned int *) = nullptr;
+  int (*EventReasons)(Device, unsigned long long *) = nullptr;
+  Device Gpu = nullptr;
+
+  // The GPU at Address, or false where there is no NVML or no such GPU of NVML's.
+  bool open(const std::string &Address) {
+    void *Library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (Library == nullptr)
+      return false;
+    Init = reinterpret_cast<decltype(Init)>(dlsym(Library, "nvmlInit_v2"));
+    HandleByPciBusId = reinterpret_cast<decltype(HandleByPciBusId)>(
+        dlsym(Library, "nvmlDeviceGetHandleByPciBusId_v2"));
+    LimitConstraints = reinterpret_cast<decltype(LimitConstraints)>(
+        dlsym(Library, "nvmlDeviceGetPowerManagementLimitConstraints"));
+    FanSpeed = reinterpret_cast<decltype(FanSpeed)>(dlsym(Library, "nvmlDeviceGetFanSpeed"));
+    EventReasons = reinterpret_cast<decltype(EventReasons)>(
+        dlsym(Library, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (EventReasons == nullptr)
+      EventReasons = reinterpret_cast<decltype(EventReasons)>(
+          dlsym(Library, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    return Init != nullptr && HandleByPciBusId != nullptr && Init() == 0 &&
+           HandleByPciBusId(Address.c_str(), &Gpu) == 0;
+  }
+};
+
+// The management queries (throttle reasons, fan speed, power limits): NVML's own readings
+// of the GPU at the device's PCI address; UNSUPPORTED_ENUMERATION, the output untouched,
+// where NVML does not know the device (no NVML here, a CPU, another vendor's GPU) or does
+// not measure that reading on it.
+TEST_P(UrDeviceInfo, ManagementQueriesAreNvmls) {
+  std::string Address;
+  size_t Size = 0;
+  if (urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_PCI_ADDRESS, 0, nullptr, &Size) ==
+      UR_RESULT_SUCCESS)
+    Address = string(UR_DEVICE_INFO_PCI_ADDRESS);
+  Nvml Lib;
+  const bool Known = !Address.empty() && Lib.open(Address);
+  // A query's answer: true where answered (its value in Out), false where unsupported.
+  auto Ask = [&](ur_device_info_t Name, size_t Bytes, void *Out) {
+    size_t Reported = 0;
+    const ur_result_t Sized = urDeviceGetInfo(urDevice(), Name, 0, nullptr, &Reported);
+    if (Sized == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
+      std::vector<unsigned char> Canary(Bytes, 0xA5), Before = Canary;
+      EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, Bytes, Canary.data(), nullptr),
+                UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+          << "query " << Name;
+      EXPECT_EQ(Canary, Before) << "an unanswered query wrote its output";
+      return false;
+    }
+    EXPECT_EQ(Sized, UR_RESULT_SUCCESS) << "query " << Name << ": " << lastErrorMessage();
+    EXPECT_EQ(Reported, Bytes) << "query " << Name;
+    EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, Bytes, Out, nullptr), UR_RESULT_SUCCESS)
+        << "query " << Name;
+    return true;
+  };
+  int32_t Min = 0, Max = 0, Fan = 0;
+  ur_device_throttle_reasons_flags_t Reasons = 0;
+  const bool HasMin = Ask(UR_DEVICE_INFO_MIN_POWER_LIMIT, sizeof(Min), &Min);
+  const bool HasMax = Ask(UR_DEVICE_INFO_MAX_POWER_LIMIT, sizeof(Max), &Max);
+  const bool HasFan = Ask(UR_DEVICE_INFO_FAN_SPEED, sizeof(Fan), &Fan);
+  const bool HasReasons =
+      Ask(UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS, sizeof(Reasons), &Reasons);
+  if (!Known) {
+    EXPECT_FALSE(HasMin || HasMax || HasFan || HasReasons)
+        << "answered without NVML knowing the device at '" << Address << "'";
+    return;
+  }
+  unsigned int NvmlMin = 0, NvmlMax = 0, NvmlFan = 0;
+  const bool Limits =
+      Lib.LimitConstraints != nullptr && Lib.LimitConstraints(Lib.Gpu, &NvmlMin, &NvmlMax) == 0;
+  EXPECT_EQ(HasMin, Limits);
+  EXPECT_EQ(HasMax, Limits);
+  if (Limits && HasMin && HasMax) {
+    EXPECT_EQ(Min, static_cast<int32_t>(NvmlMin));
+    EXPECT_EQ(Max, static_cast<int32_t>(NvmlMax));
+    EXPECT_LE(Min, Max);
+  }
+  EXPECT_EQ(HasFan, Lib.FanSpeed != nullptr && Lib.FanSpeed(Lib.Gpu, &NvmlFan) == 0);
+  unsigned long long NvmlReasons = 0;
+  EXPECT_EQ(HasReasons,
+            Lib.EventReasons != nullptr && Lib.EventReasons(Lib.Gpu, &NvmlReasons) == 0);
+  EXPECT_EQ(Reasons & UR_DEVICE_THROTTLE_REASONS_FLAGS_MASK, 0u) << "flags UR does not define";
 }
 
 // The answers are the driver's own, asked through the device's native handle.

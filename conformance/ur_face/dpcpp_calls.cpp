@@ -518,6 +518,19 @@ TEST_P(UrProgramMetadata, GlobalIdMappingWithoutPrefixIsRefused) {
       << urLastError(Platform);
 }
 
+// Metadata of a name no one reads, from a client that is not DPC++ (UR's CTS passes four
+// plain bytes, no size header): kept, the program builds and runs. A byte array of
+// DPC++'s "<kernel>@<property>" form without its header is still refused (above).
+TEST_P(UrProgramMetadata, PlainBytesOfAnUnreadNameAreKept) {
+  ur_image::Metadata Extra;
+  std::vector<std::vector<uint8_t>> Owned;
+  addBytes(Extra, Owned, "test metadata", {0xDE, 0xAD, 0xBE, 0xEF});
+  addBytes(Extra, Owned, "empty metadata", {});
+  UrProgram Program;
+  ASSERT_EQ(create("pattern", Extra, false, Program), UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_NE(Program.kernel("fill_pattern"), nullptr) << urLastError(Platform);
+}
+
 DGLINK_INSTANTIATE_FOR_DEVICES(UrProgramMetadata);
 
 // ---- a DPC++ replay ----

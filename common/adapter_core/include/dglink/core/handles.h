@@ -223,6 +223,7 @@ struct DeviceDescription {
   std::vector<uint8_t> Uuid;
   std::string PciAddress;
   pi_uint32 MemoryClockMHz = 0;
+  pi_uint32 MemoryClockKHz = 0; // the same clock as the driver states it, unrounded
   pi_uint32 MemoryBusWidthBits = 0;
   pi_uint32 MaxRegistersPerWorkGroup = 0;
   DeviceLimits Limits;
