@@ -211,8 +211,17 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
     Memory.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
   if (MemoryCount != 0)
     DGLINK_ZE(zeDeviceGetMemoryProperties, Handle, &MemoryCount, Memories.data());
-  for (const ze_device_memory_properties_t &Memory : Memories)
+  for (const ze_device_memory_properties_t &Memory : Memories) {
     D.GlobalMemSize += Memory.totalSize;
+    // UR's MEMORY_CLOCK_RATE and MEMORY_BUS_WIDTH: the fastest memory's, where the driver
+    // states them (0: not stated, the query unanswered).
+    D.MemoryClockMHz = std::max<pi_uint32>(D.MemoryClockMHz, Memory.maxClockRate);
+    D.MemoryBusWidthBits = std::max<pi_uint32>(D.MemoryBusWidthBits, Memory.maxBusWidth);
+  }
+  // The device's UUID (a driver that states none leaves it zero: UUID unanswered).
+  const uint8_t *Uuid = Properties.uuid.id;
+  if (std::any_of(Uuid, Uuid + ZE_MAX_DEVICE_UUID_SIZE, [](uint8_t Byte) { return Byte != 0; }))
+    D.Uuid.assign(Uuid, Uuid + ZE_MAX_DEVICE_UUID_SIZE);
 
   ze_device_memory_access_properties_t Access = {};
   Access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -303,6 +304,24 @@ void describeLimits(cl_device_id Id, std::pair<int, int> Version, const std::str
   }
 }
 
+// The device's UUID (cl_khr_device_uuid) and PCI address (cl_khr_pci_bus_info, as
+// "DDDD:BB:DD.F" in hexadecimal), where the driver has the extension; a UUID of zeros is
+// none.
+void describeIdentity(cl_device_id Id, const std::string &Extensions, core::DeviceDescription &D) {
+  if (hasWord(Extensions, "cl_khr_device_uuid")) {
+    cl_uchar Uuid[CL_UUID_SIZE_KHR] = {};
+    if (clGetDeviceInfo(Id, CL_DEVICE_UUID_KHR, sizeof(Uuid), Uuid, nullptr) == CL_SUCCESS &&
+        std::any_of(std::begin(Uuid), std::end(Uuid), [](cl_uchar Byte) { return Byte != 0; }))
+      D.Uuid.assign(std::begin(Uuid), std::end(Uuid));
+  }
+  if (hasWord(Extensions, "cl_khr_pci_bus_info")) {
+    cl_device_pci_bus_info_khr Bus{};
+    if (clGetDeviceInfo(Id, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof(Bus), &Bus, nullptr) == CL_SUCCESS)
+      D.PciAddress = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", Bus.pci_domain, Bus.pci_bus,
+                                 Bus.pci_device, Bus.pci_function);
+  }
+}
+
 std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &PlatformImpl,
                                        cl_device_id Id) {
   auto Device = core::makeHandle<_pi_device>();
@@ -332,6 +351,7 @@ std::unique_ptr<_pi_device> makeDevice(_pi_platform &Platform, ClPlatform &Platf
   if (hasWord(Native, "cl_khr_fp16"))
     D.HalfFpConfig = deviceScalar<cl_device_fp_config>(Id, CL_DEVICE_HALF_FP_CONFIG, 0);
   describeLimits(Id, openClVersion(D.Version), Native, D);
+  describeIdentity(Id, Native, D);
   Impl->ConsumesSpir = hasWord(Native, "cl_khr_spir");
   Impl->ConsumesSpirV = D.IlVersion.find("SPIR-V") != std::string::npos;
   Impl->ConsumesPtx = Platform.Description.Vendor.find("NVIDIA") != std::string::npos;

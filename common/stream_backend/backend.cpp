@@ -98,7 +98,9 @@ void describeLimits(Driver &D, const DeviceInfo &Info, core::DeviceDescription &
   Out.Uuid.assign(Info.Uuid.begin(), Info.Uuid.end());
   Out.PciAddress = Info.PciAddress;
   Out.MemoryClockMHz = static_cast<pi_uint32>(Info.MemoryClockKHz / 1000);
-  Out.MemoryClockKHz = static_cast<pi_uint32>(Info.MemoryClockKHz);
+  if (Info.MemoryClockKHz > 0 && Info.MemoryBusWidthBits > 0)
+    Out.MaxMemoryBandwidth = pi_uint64{static_cast<pi_uint32>(Info.MemoryClockKHz)} * 1000 * 2 *
+                             static_cast<pi_uint32>(Info.MemoryBusWidthBits / 8);
   Out.MemoryBusWidthBits = static_cast<pi_uint32>(Info.MemoryBusWidthBits);
   Out.MaxRegistersPerWorkGroup = static_cast<pi_uint32>(Info.RegistersPerBlock);
 

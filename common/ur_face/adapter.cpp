@@ -95,10 +95,8 @@ ur_result_t managementReading(const InfoAnswer &Answer, const std::string &PciAd
   else if (Name == UR_DEVICE_INFO_MAX_POWER_LIMIT)
     What = nvml::Reading::MaxPowerLimitMilliwatts;
   int64_t Value = 0;
-  const ur_result_t Read = nvml::read(PciAddress, What, Value);
-  if (Read == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
-    return Answer.unsupported(Name);
-  if (Read != UR_RESULT_SUCCESS)
+  // Unanswered or failed: the last error says why (NVML's own words where it answered).
+  if (const ur_result_t Read = nvml::read(PciAddress, What, Value); Read != UR_RESULT_SUCCESS)
     return Read;
   if (What == nvml::Reading::ThrottleReasons)
     return Answer.value(static_cast<ur_device_throttle_reasons_flags_t>(Value));
@@ -579,12 +577,10 @@ ur_result_t urDeviceGetInfo(ur_device_handle_t hDevice, ur_device_info_t propNam
       return Answer.unsupported(propName);
     return Answer.value(uint64_t{Free});
   }
-  // Bytes a second at the memory's peak clock: two transfers a clock (double data rate,
-  // as CUDA's and HIP's bandwidth formulas count it) of the bus's width.
   case UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH:
-    if (D.MemoryClockKHz == 0 || D.MemoryBusWidthBits == 0)
+    if (D.MaxMemoryBandwidth == 0)
       return Answer.unsupported(propName);
-    return Answer.value(uint64_t{D.MemoryClockKHz} * 1000 * 2 * (D.MemoryBusWidthBits / 8));
+    return Answer.value(uint64_t{D.MaxMemoryBandwidth});
   // What NVIDIA's management library says of the GPU at the device's PCI address (nvml.h).
   case UR_DEVICE_INFO_CURRENT_CLOCK_THROTTLE_REASONS:
   case UR_DEVICE_INFO_FAN_SPEED:

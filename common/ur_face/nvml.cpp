@@ -23,6 +23,7 @@ using NvmlReturn = int;
 using NvmlDevice = struct NvmlDeviceOpaque *;
 constexpr NvmlReturn Success = 0;
 constexpr NvmlReturn Uninitialized = 1;
+constexpr NvmlReturn InvalidArgument = 2;
 constexpr NvmlReturn NotSupported = 3;
 constexpr NvmlReturn NoPermission = 4;
 constexpr NvmlReturn NotFound = 6;
@@ -31,8 +32,8 @@ constexpr NvmlReturn GpuIsLost = 15;
 constexpr unsigned long long ReasonGpuIdle = 0x1;
 constexpr unsigned long long ReasonApplicationsClocksSetting = 0x2;
 constexpr unsigned long long ReasonSwPowerCap = 0x4;
-constexpr unsigned long long ReasonHwThermalSlowdown = 0x40;
 constexpr unsigned long long ReasonSwThermalSlowdown = 0x20;
+constexpr unsigned long long ReasonHwThermalSlowdown = 0x40;
 constexpr unsigned long long ReasonHwPowerBrakeSlowdown = 0x80;
 
 struct Library {
@@ -90,7 +91,8 @@ const Library &library() {
 }
 
 // The handle of the GPU at Address, looked up once per address (NotFound is kept too: a
-// device that is no NVIDIA GPU asks again and again).
+// device that is no NVIDIA GPU asks again and again; so is an address NVML cannot read,
+// InvalidArgument, which then answers as NotFound).
 NvmlReturn deviceAt(const Library &Lib, const std::string &Address, NvmlDevice &Out) {
   static std::mutex Lock;
   static std::map<std::string, std::pair<NvmlReturn, NvmlDevice>> Known;
@@ -98,7 +100,9 @@ NvmlReturn deviceAt(const Library &Lib, const std::string &Address, NvmlDevice &
   auto Found = Known.find(Address);
   if (Found == Known.end()) {
     NvmlDevice Device = nullptr;
-    const NvmlReturn Result = Lib.HandleByPciBusId(Address.c_str(), &Device);
+    NvmlReturn Result = Lib.HandleByPciBusId(Address.c_str(), &Device);
+    if (Result == InvalidArgument)
+      Result = NotFound;
     // Only answers that stay true are kept; a transient failure is asked again.
     if (Result != Success && Result != NotFound)
       return Result;
@@ -106,6 +110,11 @@ NvmlReturn deviceAt(const Library &Lib, const std::string &Address, NvmlDevice &
   }
   Out = Found->second.second;
   return Found->second.first;
+}
+
+const char *message(const Library &Lib, NvmlReturn Result) {
+  const char *Text = Lib.ErrorString != nullptr ? Lib.ErrorString(Result) : nullptr;
+  return Text != nullptr ? Text : "no message";
 }
 
 ur_result_t outcome(const Library &Lib, NvmlReturn Result, const char *Call) {
@@ -116,12 +125,14 @@ ur_result_t outcome(const Library &Lib, NvmlReturn Result, const char *Call) {
   case NotFound:
   case NoPermission:
   case Uninitialized:
-    return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                  "urDeviceGetInfo: unanswered: {} says '{}' ({})", Call, message(Lib, Result),
+                  Result);
   case GpuIsLost:
     return failUr(UR_RESULT_ERROR_DEVICE_LOST, "urDeviceGetInfo: {} says the GPU is lost", Call);
   default:
     return failUr(UR_RESULT_ERROR_UNKNOWN, "urDeviceGetInfo: {} failed: {} ({})", Call,
-                  Lib.ErrorString != nullptr ? Lib.ErrorString(Result) : "no message", Result);
+                  message(Lib, Result), Result);
   }
 }
 
@@ -148,15 +159,22 @@ ur_device_throttle_reasons_flags_t throttleFlags(unsigned long long NvmlReasons)
 
 ur_result_t read(const std::string &PciAddress, Reading What, int64_t &Value) {
   const Library &Lib = library();
-  if (!Lib.Ready || PciAddress.empty())
-    return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+  if (PciAddress.empty())
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                  "urDeviceGetInfo: unanswered: the device states no PCI address to find its "
+                  "GPU in NVIDIA's management library by");
+  if (!Lib.Ready)
+    return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                  "urDeviceGetInfo: unanswered: NVIDIA's management library (libnvidia-ml.so.1) "
+                  "is not loaded or not initialized here");
   NvmlDevice Device = nullptr;
   if (const NvmlReturn Found = deviceAt(Lib, PciAddress, Device); Found != Success)
     return outcome(Lib, Found, "nvmlDeviceGetHandleByPciBusId_v2");
   switch (What) {
   case Reading::ThrottleReasons: {
     if (Lib.EventReasons == nullptr)
-      return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+      return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                    "urDeviceGetInfo: unanswered: this NVML has no clocks event reasons");
     unsigned long long Reasons = 0;
     const ur_result_t Result =
         outcome(Lib, Lib.EventReasons(Device, &Reasons), "nvmlDeviceGetCurrentClocksEventReasons");
@@ -166,7 +184,8 @@ ur_result_t read(const std::string &PciAddress, Reading What, int64_t &Value) {
   }
   case Reading::FanSpeedPercent: {
     if (Lib.FanSpeed == nullptr)
-      return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+      return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                    "urDeviceGetInfo: unanswered: this NVML has no nvmlDeviceGetFanSpeed");
     unsigned int Speed = 0;
     const ur_result_t Result = outcome(Lib, Lib.FanSpeed(Device, &Speed), "nvmlDeviceGetFanSpeed");
     if (Result == UR_RESULT_SUCCESS)
@@ -176,7 +195,8 @@ ur_result_t read(const std::string &PciAddress, Reading What, int64_t &Value) {
   case Reading::MinPowerLimitMilliwatts:
   case Reading::MaxPowerLimitMilliwatts: {
     if (Lib.LimitConstraints == nullptr)
-      return UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
+      return failUr(UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+                    "urDeviceGetInfo: unanswered: this NVML has no power limit constraints");
     unsigned int Min = 0, Max = 0;
     const ur_result_t Result = outcome(Lib, Lib.LimitConstraints(Device, &Min, &Max),
                                        "nvmlDeviceGetPowerManagementLimitConstraints");

@@ -20,11 +20,12 @@ enum class Reading {
 };
 
 // One reading of the GPU at PciAddress ("domain:bus:device.function", hexadecimal) into
-// Value: UR_RESULT_SUCCESS; UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION where NVML cannot be
-// loaded or initialized, knows no GPU at that address, or does not measure that reading
-// on it (a passively cooled GPU has no fan); UR_RESULT_ERROR_DEVICE_LOST where NVML
-// says the GPU fell off the bus; UR_RESULT_ERROR_UNKNOWN, with the last-error message
-// naming NVML's code, for its other failures. Thread-safe.
+// Value: UR_RESULT_SUCCESS; UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION where the device has
+// no PCI address, NVML cannot be loaded or initialized, knows no GPU at that address, or
+// does not measure that reading on it (a passively cooled GPU has no fan);
+// UR_RESULT_ERROR_DEVICE_LOST where NVML says the GPU fell off the bus;
+// UR_RESULT_ERROR_UNKNOWN for its other failures. Each failure sets the last-error message
+// (NVML's own words and code where NVML answered). Thread-safe.
 ur_result_t read(const std::string &PciAddress, Reading What, int64_t &Value);
 
 // NVML's clocks event (throttle) reasons as UR's flags: software power cap -> POWER_CAP,

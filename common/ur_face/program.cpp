@@ -172,22 +172,24 @@ private:
       break;
     }
     case UR_PROGRAM_METADATA_TYPE_BYTE_ARRAY: {
-      // As DPC++ passes them: the property's bytes, its 64-bit size header included
-      // (the core checks the header).
+      // As DPC++ passes them: the property's bytes, its 64-bit size header included.
       if (Entry.size != 0 && Entry.value.pData == nullptr)
         return failUr(UR_RESULT_ERROR_INVALID_NULL_POINTER,
                       "program metadata '{}' has {} bytes at a null pointer", dglink::clip(Name),
                       Entry.size);
       const auto *Data = static_cast<const uint8_t *>(Entry.value.pData);
       P.Bytes.assign(Data, Data + Entry.size);
-      // Metadata no one here reads (not in a set of DPC++'s or dglink's, not DPC++'s
-      // "<kernel>@<property>") may come as plain bytes from a client that is not DPC++
-      // (UR's CTS passes four): without a header that fits, they get one.
-      if (Set == PI_PROPERTY_SET_PROGRAM_METADATA && Name.find('@') == std::string::npos &&
-          !sizeHeaderFits(P.Bytes)) {
+      // A plain name (no set, no '/', not DPC++'s "<kernel>@<property>": metadata nothing
+      // here reads) may come as plain bytes from a client that is not DPC++ (UR's CTS
+      // passes four): without a size header that fits, they get one. Everywhere else the
+      // core checks the header DPC++ writes.
+      if (Set == PI_PROPERTY_SET_PROGRAM_METADATA &&
+          Name.find_first_of("@/") == std::string::npos && !sizeHeaderFits(P.Bytes)) {
         const uint64_t Bits = uint64_t{Entry.size} * 8;
-        for (int I = 7; I >= 0; --I)
-          P.Bytes.insert(P.Bytes.begin(), static_cast<uint8_t>(Bits >> (8 * I)));
+        uint8_t Header[8];
+        for (int I = 0; I < 8; ++I)
+          Header[I] = static_cast<uint8_t>(Bits >> (8 * I));
+        P.Bytes.insert(P.Bytes.begin(), Header, Header + 8);
       }
       P.Pi.Type = PI_PROPERTY_TYPE_BYTE_ARRAY;
       break;

@@ -10,6 +10,7 @@
 #ifdef DGLINK_NATIVE_OPENCL
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #endif
 #ifdef DGLINK_NATIVE_LEVEL_ZERO
 #include <level_zero/ze_api.h>
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -52,6 +54,24 @@ protected:
     ur_native_handle_t Native = 0;
     EXPECT_EQ(urDeviceGetNativeHandle(urDevice(), &Native), UR_RESULT_SUCCESS);
     return Native;
+  }
+
+  // An optional query's bytes, or nothing where it is unanswered (the output then
+  // untouched).
+  std::optional<std::vector<uint8_t>> optionalBytes(ur_device_info_t Name) {
+    size_t Size = 0;
+    const ur_result_t Sized = urDeviceGetInfo(urDevice(), Name, 0, nullptr, &Size);
+    if (Sized == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
+      uint8_t Canary[4] = {1, 2, 3, 4};
+      EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, sizeof(Canary), Canary, nullptr),
+                UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+      EXPECT_EQ(Canary[0] + Canary[3], 5) << "an unanswered query wrote its output";
+      return std::nullopt;
+    }
+    EXPECT_EQ(Sized, UR_RESULT_SUCCESS) << "query " << Name;
+    std::vector<uint8_t> Out(Size);
+    EXPECT_EQ(urDeviceGetInfo(urDevice(), Name, Size, Out.data(), nullptr), UR_RESULT_SUCCESS);
+    return Out;
   }
 
   void checkOpenCl();
@@ -213,19 +233,14 @@ TEST_P(UrDeviceInfo, ImageLimitsMatchImageSupport) {
     EXPECT_EQ(value<size_t>(Name) != 0, Images) << "query " << Name;
 }
 
-// The memory's peak bandwidth: twice the peak memory clock times the bus's bytes, where
-// the device states both; unanswered where it states neither.
+// The memory's peak bandwidth, where the backend states it (CUDA, HIP): twice the peak
+// memory clock times the bus's bytes, both of which the device then answers too; elsewhere
+// unanswered, the output untouched.
 TEST_P(UrDeviceInfo, MemoryBandwidthFollowsClockAndBusWidth) {
-  size_t Size = 0;
-  const ur_result_t Clock =
-      urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MEMORY_CLOCK_RATE, 0, nullptr, &Size);
-  const ur_result_t Width =
-      urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MEMORY_BUS_WIDTH, 0, nullptr, &Size);
   uint64_t Bandwidth = 7;
   const ur_result_t Answer = urDeviceGetInfo(urDevice(), UR_DEVICE_INFO_MAX_MEMORY_BANDWIDTH,
                                              sizeof(Bandwidth), &Bandwidth, nullptr);
-  if (Clock != UR_RESULT_SUCCESS || Width != UR_RESULT_SUCCESS) {
-    EXPECT_EQ(Answer, UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+  if (Answer == UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION) {
     EXPECT_EQ(Bandwidth, 7u) << "an unanswered query wrote its output";
     return;
   }
@@ -234,6 +249,8 @@ TEST_P(UrDeviceInfo, MemoryBandwidthFollowsClockAndBusWidth) {
   // The clock query answers whole MHz; the bandwidth is computed from the driver's kHz.
   const double Mhz = value<uint32_t>(UR_DEVICE_INFO_MEMORY_CLOCK_RATE);
   const double Bits = value<uint32_t>(UR_DEVICE_INFO_MEMORY_BUS_WIDTH);
+  ASSERT_GT(Mhz, 0);
+  ASSERT_GT(Bits, 0);
   const double Expected = (Mhz * 1e6) * 2 * (Bits / 8);
   EXPECT_NEAR(static_cast<double>(Bandwidth), Expected, (Bits / 8) * 2 * 1e6)
       << "clock " << Mhz << " MHz, bus " << Bits << " bits";
@@ -444,6 +461,38 @@ void UrDeviceInfo::checkOpenCl() {
     EXPECT_EQ(Orders, UR_MEMORY_ORDER_CAPABILITY_FLAG_RELAXED);
     EXPECT_EQ(Scopes & UR_MEMORY_SCOPE_CAPABILITY_FLAG_DEVICE, 0u);
   }
+  // Identity: the driver's UUID and PCI address where it has the extensions, else none.
+  size_t Length = 0;
+  ASSERT_EQ(clGetDeviceInfo(Id, CL_DEVICE_EXTENSIONS, 0, nullptr, &Length), CL_SUCCESS);
+  std::string Extensions(Length, '\0');
+  ASSERT_EQ(clGetDeviceInfo(Id, CL_DEVICE_EXTENSIONS, Length, Extensions.data(), nullptr),
+            CL_SUCCESS);
+  const auto Has = [&](const std::string &Word) {
+    return (" " + Extensions + " ").find(" " + Word + " ") != std::string::npos;
+  };
+  const std::optional<std::vector<uint8_t>> Uuid = optionalBytes(UR_DEVICE_INFO_UUID);
+  std::vector<uint8_t> ClUuid(CL_UUID_SIZE_KHR);
+  if (Has("cl_khr_device_uuid") &&
+      clGetDeviceInfo(Id, CL_DEVICE_UUID_KHR, ClUuid.size(), ClUuid.data(), nullptr) ==
+          CL_SUCCESS &&
+      std::any_of(ClUuid.begin(), ClUuid.end(), [](uint8_t Byte) { return Byte != 0; })) {
+    ASSERT_TRUE(Uuid.has_value()) << "the driver states a UUID";
+    EXPECT_EQ(*Uuid, ClUuid);
+  } else {
+    EXPECT_FALSE(Uuid.has_value()) << "a UUID the driver does not state";
+  }
+  const std::optional<std::vector<uint8_t>> Pci = optionalBytes(UR_DEVICE_INFO_PCI_ADDRESS);
+  cl_device_pci_bus_info_khr Bus{};
+  if (Has("cl_khr_pci_bus_info") &&
+      clGetDeviceInfo(Id, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof(Bus), &Bus, nullptr) == CL_SUCCESS) {
+    ASSERT_TRUE(Pci.has_value()) << "the driver states a PCI address";
+    char Expected[32] = {};
+    std::snprintf(Expected, sizeof(Expected), "%04x:%02x:%02x.%x", Bus.pci_domain, Bus.pci_bus,
+                  Bus.pci_device, Bus.pci_function);
+    EXPECT_EQ(std::string(reinterpret_cast<const char *>(Pci->data())), Expected);
+  } else {
+    EXPECT_FALSE(Pci.has_value()) << "a PCI address the driver does not state";
+  }
 }
 #else
 void UrDeviceInfo::checkOpenCl() {}
@@ -505,6 +554,46 @@ void UrDeviceInfo::checkLevelZero() {
   EXPECT_EQ((value<ur_device_fp_capability_flags_t>(UR_DEVICE_INFO_SINGLE_FP_CONFIG) &
              UR_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0,
             (Module.fp32flags & ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT) != 0);
+  // Identity and memory: the driver's UUID (none where it is zero), the fastest memory's
+  // clock and bus width (none where the driver states 0, as the test driver does).
+  const std::optional<std::vector<uint8_t>> Uuid = optionalBytes(UR_DEVICE_INFO_UUID);
+  const std::vector<uint8_t> ZeUuid(Properties.uuid.id,
+                                    Properties.uuid.id + ZE_MAX_DEVICE_UUID_SIZE);
+  if (std::any_of(ZeUuid.begin(), ZeUuid.end(), [](uint8_t Byte) { return Byte != 0; })) {
+    ASSERT_TRUE(Uuid.has_value()) << "the driver states a UUID";
+    EXPECT_EQ(*Uuid, ZeUuid);
+  } else {
+    EXPECT_FALSE(Uuid.has_value());
+  }
+  const auto GetMemory =
+      zeFunction<decltype(&zeDeviceGetMemoryProperties)>("zeDeviceGetMemoryProperties");
+  ASSERT_NE(GetMemory, nullptr);
+  uint32_t Count = 0;
+  ASSERT_EQ(GetMemory(Id, &Count, nullptr), ZE_RESULT_SUCCESS);
+  std::vector<ze_device_memory_properties_t> Memories(Count);
+  for (ze_device_memory_properties_t &Memory : Memories)
+    Memory.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  if (Count != 0) {
+    ASSERT_EQ(GetMemory(Id, &Count, Memories.data()), ZE_RESULT_SUCCESS);
+  }
+  uint32_t Clock = 0, Width = 0;
+  for (const ze_device_memory_properties_t &Memory : Memories) {
+    Clock = std::max(Clock, Memory.maxClockRate);
+    Width = std::max(Width, Memory.maxBusWidth);
+  }
+  const std::optional<std::vector<uint8_t>> UrClock =
+      optionalBytes(UR_DEVICE_INFO_MEMORY_CLOCK_RATE);
+  const std::optional<std::vector<uint8_t>> UrWidth =
+      optionalBytes(UR_DEVICE_INFO_MEMORY_BUS_WIDTH);
+  EXPECT_EQ(UrClock.has_value(), Clock != 0);
+  EXPECT_EQ(UrWidth.has_value(), Width != 0);
+  if (UrClock.has_value() && Clock != 0) {
+    EXPECT_EQ(value<uint32_t>(UR_DEVICE_INFO_MEMORY_CLOCK_RATE), Clock);
+  }
+  if (UrWidth.has_value() && Width != 0) {
+    EXPECT_EQ(value<uint32_t>(UR_DEVICE_INFO_MEMORY_BUS_WIDTH), Width);
+  }
+
   // A device that runs no kernels (the test driver) has no kernel execution to claim.
   const bool Runs = executesKernels();
   EXPECT_EQ(value<ur_device_exec_capability_flags_t>(UR_DEVICE_INFO_EXECUTION_CAPABILITIES),

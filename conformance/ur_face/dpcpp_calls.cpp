@@ -531,6 +531,21 @@ TEST_P(UrProgramMetadata, PlainBytesOfAnUnreadNameAreKept) {
   EXPECT_NE(Program.kernel("fill_pattern"), nullptr) << urLastError(Platform);
 }
 
+// Plain bytes where DPC++'s header belongs (a "<kernel>@<property>" name, a set's name) are
+// refused, the property named.
+TEST_P(UrProgramMetadata, PlainBytesWhereAHeaderBelongsAreRefused) {
+  for (const char *Name : {"fill_pattern@max_linear_work_group_size",
+                           "SYCL/device global symbols/pattern_global"}) {
+    ur_image::Metadata Extra;
+    std::vector<std::vector<uint8_t>> Owned;
+    addBytes(Extra, Owned, Name, {0xDE, 0xAD, 0xBE, 0xEF});
+    UrProgram Program;
+    EXPECT_EQ(create("pattern", Extra, false, Program), UR_RESULT_ERROR_INVALID_BINARY) << Name;
+    EXPECT_NE(urLastError(Platform).find("size header"), std::string::npos)
+        << urLastError(Platform);
+  }
+}
+
 DGLINK_INSTANTIATE_FOR_DEVICES(UrProgramMetadata);
 
 // ---- a DPC++ replay ----

@@ -2,7 +2,11 @@
 // throttle flags, bit by bit, and the answer for a device NVML cannot know.
 #include "../nvml.h"
 
+#include <dglink/support/error.h>
+
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace dglink::ur::nvml {
 namespace {
@@ -45,6 +49,15 @@ TEST(NvmlRead, ADeviceNvmlCannotKnowIsUnsupported) {
       EXPECT_EQ(read(Address, What, Value), UR_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
           << "address '" << Address << "'";
       EXPECT_EQ(Value, 42);
+      // Why, in the last error: no address, no NVML here, or NVML's own words.
+      const std::string &Why = dglink::lastErrorMessage();
+      if (*Address == '\0') {
+        EXPECT_NE(Why.find("the device states no PCI address"), std::string::npos) << Why;
+      } else {
+        EXPECT_TRUE(Why.find("libnvidia-ml.so.1") != std::string::npos ||
+                    Why.find("nvmlDeviceGetHandleByPciBusId_v2 says") != std::string::npos)
+            << Why;
+      }
     }
   }
 }

@@ -223,7 +223,9 @@ struct DeviceDescription {
   std::vector<uint8_t> Uuid;
   std::string PciAddress;
   pi_uint32 MemoryClockMHz = 0;
-  pi_uint32 MemoryClockKHz = 0; // the same clock as the driver states it, unrounded
+  // Bytes a second the memory moves at its peak clock, where the backend can say (CUDA and
+  // HIP: two transfers a clock of the bus's width, from the driver's kHz).
+  pi_uint64 MaxMemoryBandwidth = 0;
   pi_uint32 MemoryBusWidthBits = 0;
   pi_uint32 MaxRegistersPerWorkGroup = 0;
   DeviceLimits Limits;
