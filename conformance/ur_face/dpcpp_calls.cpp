@@ -534,8 +534,8 @@ TEST_P(UrProgramMetadata, PlainBytesOfAnUnreadNameAreKept) {
 // Plain bytes where DPC++'s header belongs (a "<kernel>@<property>" name, a set's name) are
 // refused, the property named.
 TEST_P(UrProgramMetadata, PlainBytesWhereAHeaderBelongsAreRefused) {
-  for (const char *Name : {"fill_pattern@max_linear_work_group_size",
-                           "SYCL/device global symbols/pattern_global"}) {
+  for (const char *Name :
+       {"fill_pattern@max_linear_work_group_size", "SYCL/device global symbols/pattern_global"}) {
     ur_image::Metadata Extra;
     std::vector<std::vector<uint8_t>> Owned;
     addBytes(Extra, Owned, Name, {0xDE, 0xAD, 0xBE, 0xEF});

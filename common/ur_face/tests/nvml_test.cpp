@@ -26,9 +26,8 @@ TEST(NvmlThrottleFlags, EachReasonMapsToUrsFlag) {
 }
 
 TEST(NvmlThrottleFlags, SeveralReasonsAtOnceStayWithinUrsFlags) {
-  EXPECT_EQ(throttleFlags(0x1 | 0x4 | 0x40),
-            UR_DEVICE_THROTTLE_REASONS_FLAG_POWER_CAP |
-                UR_DEVICE_THROTTLE_REASONS_FLAG_THERMAL_LIMIT);
+  EXPECT_EQ(throttleFlags(0x1 | 0x4 | 0x40), UR_DEVICE_THROTTLE_REASONS_FLAG_POWER_CAP |
+                                                 UR_DEVICE_THROTTLE_REASONS_FLAG_THERMAL_LIMIT);
   EXPECT_EQ(throttleFlags(0x20 | 0x40), UR_DEVICE_THROTTLE_REASONS_FLAG_THERMAL_LIMIT);
   const ur_device_throttle_reasons_flags_t All = throttleFlags(~0ULL);
   EXPECT_EQ(All & UR_DEVICE_THROTTLE_REASONS_FLAGS_MASK, 0u);
