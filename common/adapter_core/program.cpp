@@ -95,10 +95,18 @@ pi_result applySpecializationConstants(const char *Function, _pi_program &Progra
 }
 
 // Hands a new program out, once its metadata is complete (the backend adds what its own
-// changes to the code made known: the OpenCL adapter's lowered device globals).
+// changes to the code made known: the OpenCL adapter's lowered device globals). A SPIR-V
+// module's own required work-group sizes (LocalSize) count where no
+// "<kernel>@reqd_work_group_size" metadata says otherwise, as a driver reading the module
+// would honour them.
 pi_result adopt(const char *Function, std::unique_ptr<_pi_program> &Program,
                 pi_program *RetProgram) {
   DGLINK_TRY(Program->Impl->completeMetadata(Function, Program->Metadata));
+  const std::vector<uint8_t> &Code = Program->Binary;
+  if (dglink::detectFormat(Code.data(), Code.size()) == dglink::ImageFormat::SpirV)
+    for (const auto &[Kernel, Sizes] :
+         dglink::device_code::spirvRequiredGroupSizes(Code.data(), Code.size()))
+      Program->Metadata.RequiredGroupSizes.emplace(Kernel, Sizes);
   retain(Program->Context);
   *RetProgram = Program.release();
   return PI_SUCCESS;

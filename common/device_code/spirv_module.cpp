@@ -221,6 +221,46 @@ std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t
   return Result;
 }
 
+std::map<std::string, std::array<uint32_t, 3>> spirvRequiredGroupSizes(const void *Data,
+                                                                       size_t Size) {
+  // SPIR-V section 3.32: OpEntryPoint (15) is execution model, entry id, name; OpExecutionMode
+  // (16) is entry id, mode, literals; mode LocalSize (17) takes x, y, z.
+  constexpr uint16_t OpEntryPoint = 15, OpExecutionMode = 16;
+  constexpr uint32_t LocalSize = 17;
+  const auto *Bytes = static_cast<const unsigned char *>(Data);
+  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
+  const auto Word = [Bytes](size_t Index) {
+    uint32_t Value;
+    std::memcpy(&Value, Bytes + Index * 4, 4);
+    return Value;
+  };
+  std::map<uint32_t, std::string> Entries;
+  std::map<uint32_t, std::array<uint32_t, 3>> Sizes;
+  for (size_t At = SpirvHeaderWords; At < NumWords;) {
+    const uint32_t Count = Word(At) >> 16;
+    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
+    if (Count == 0 || Count > NumWords - At)
+      break; // not a checked module: nothing more is read
+    const size_t End = At + Count;
+    if (Op == OpEntryPoint && Count >= 4) {
+      std::string Name;
+      for (size_t Byte = (At + 3) * 4; Byte < End * 4 && Bytes[Byte] != 0; ++Byte)
+        Name.push_back(static_cast<char>(Bytes[Byte]));
+      Entries[Word(At + 2)] = Name;
+    } else if (Op == OpExecutionMode && Count >= 6 && Word(At + 2) == LocalSize) {
+      Sizes[Word(At + 1)] = {Word(At + 3), Word(At + 4), Word(At + 5)};
+    } else if (Op == OpFunction) {
+      break; // entry points and execution modes come before the first function
+    }
+    At = End;
+  }
+  std::map<std::string, std::array<uint32_t, 3>> Result;
+  for (const auto &[Id, Required] : Sizes)
+    if (const auto Entry = Entries.find(Id); Entry != Entries.end() && !Entry->second.empty())
+      Result.emplace(Entry->second, Required);
+  return Result;
+}
+
 bool spirvHasGlobalVariables(const void *Data, size_t Size) {
   constexpr uint32_t CrossWorkgroup = 5;
   const auto *Bytes = static_cast<const unsigned char *>(Data);

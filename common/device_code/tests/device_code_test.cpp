@@ -253,6 +253,30 @@ TEST(SpirvSpecialization, UnknownIdsAndWrongSizesAreRefused) {
   EXPECT_TRUE(spirvSpecConstants(realModule().data(), realModule().size()).empty());
 }
 
+// A module's own required work-group sizes: LocalSize by entry-point name; other execution
+// modes, entry points without one and anything after the first function are not read.
+TEST(SpirvRequiredGroupSizes, LocalSizeOfEachEntryPoint) {
+  // clang-format off
+  const std::vector<uint32_t> Words = {
+      SpirvMagic, 0x00010000, 0, 10, 0,
+      (4u << 16) | 15, 6, 2, 'k',                    // OpEntryPoint Kernel %2 "k"
+      (5u << 16) | 15, 6, 3, 0x6568746fu, 0x72u,     // OpEntryPoint Kernel %3 "other"
+      (6u << 16) | 16, 2, 17, 4, 2, 1,               // OpExecutionMode %2 LocalSize 4 2 1
+      (3u << 16) | 16, 3, 31,                        // OpExecutionMode %3 ContractionOff
+      (5u << 16) | 54, 1, 3, 0, 4,                   // OpFunction
+      (6u << 16) | 16, 3, 17, 8, 8, 8};              // after it: not read
+  // clang-format on
+  std::vector<uint8_t> Bytes(Words.size() * 4);
+  std::memcpy(Bytes.data(), Words.data(), Bytes.size());
+  const auto Sizes = spirvRequiredGroupSizes(Bytes.data(), Bytes.size());
+  ASSERT_EQ(Sizes.size(), 1u);
+  EXPECT_EQ(Sizes.at("k"), (std::array<uint32_t, 3>{4, 2, 1}));
+  // A module cut inside an instruction: what came before it, nothing invented.
+  EXPECT_TRUE(spirvRequiredGroupSizes(Bytes.data(), 4 * 17).empty());
+  EXPECT_TRUE(spirvRequiredGroupSizes(nullptr, 0).empty());
+  EXPECT_TRUE(spirvRequiredGroupSizes(realModule().data(), realModule().size()).empty());
+}
+
 class Translation : public ::testing::Test {
 protected:
   void SetUp() override {

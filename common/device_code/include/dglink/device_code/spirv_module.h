@@ -5,6 +5,7 @@
 
 #include <dglink/pi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -33,6 +34,12 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size);
 // a device global (its unique id, by which the runtime reads and writes it) and which
 // LLVMSPIRVLib 15 drops when it reads the module back.
 std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t Size);
+
+// The work-group size each entry point of a checked module requires by its own code (an
+// OpExecutionMode LocalSize, x y z, which OpenCL C's reqd_work_group_size becomes), by the
+// entry point's name; entry points without one are not in the map.
+std::map<std::string, std::array<uint32_t, 3>> spirvRequiredGroupSizes(const void *Data,
+                                                                       size_t Size);
 
 // Whether a checked module has module-scope variables of the global address space
 // (storage class CrossWorkgroup): the only ones the lowering of device globals moves.
