@@ -272,7 +272,7 @@ TEST(SpirvRequiredGroupSizes, LocalSizeOfEachEntryPoint) {
   ASSERT_EQ(Sizes.size(), 1u);
   EXPECT_EQ(Sizes.at("k"), (std::array<uint32_t, 3>{4, 2, 1}));
   // A module cut inside an instruction: what came before it, nothing invented.
-  EXPECT_TRUE(spirvRequiredGroupSizes(Bytes.data(), 4 * 17).empty());
+  EXPECT_TRUE(spirvRequiredGroupSizes(Bytes.data(), size_t{4} * 17).empty());
   EXPECT_TRUE(spirvRequiredGroupSizes(nullptr, 0).empty());
   EXPECT_TRUE(spirvRequiredGroupSizes(realModule().data(), realModule().size()).empty());
 }
