@@ -67,6 +67,45 @@ IdLayout layoutOf(uint16_t Op) {
   return {};
 }
 
+// A module's words, read where they are (the bytes need not be aligned).
+class ModuleWords {
+public:
+  ModuleWords(const void *Data, size_t Size)
+      : Bytes(static_cast<const unsigned char *>(Data)), NumWords(Data == nullptr ? 0 : Size / 4) {}
+
+  uint32_t operator()(size_t Index) const {
+    uint32_t Value;
+    std::memcpy(&Value, Bytes + Index * 4, 4);
+    return Value;
+  }
+  // A literal string from word From up to word End (nul-terminated, packed little-endian).
+  std::string string(size_t From, size_t End) const {
+    std::string Text;
+    for (size_t Byte = From * 4; Byte < End * 4 && Bytes[Byte] != 0; ++Byte)
+      Text.push_back(static_cast<char>(Bytes[Byte]));
+    return Text;
+  }
+  // Hands Visit(Op, At, End) each instruction before the first function (names,
+  // decorations, entry points, execution modes, module-scope variables), words At to End;
+  // stops where Visit returns false, and where the words do not tile (a module that was
+  // not checked: nothing more is read).
+  template <typename Visitor> void moduleScope(Visitor &&Visit) const {
+    for (size_t At = SpirvHeaderWords; At < NumWords;) {
+      const uint32_t Count = (*this)(At) >> 16;
+      const auto Op = static_cast<uint16_t>((*this)(At)&0xFFFF);
+      if (Count == 0 || Count > NumWords - At || Op == OpFunction)
+        return;
+      if (!Visit(Op, At, At + Count))
+        return;
+      At += Count;
+    }
+  }
+
+private:
+  const unsigned char *Bytes;
+  size_t NumWords;
+};
+
 } // namespace
 
 pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) {
@@ -82,13 +121,7 @@ pi_result checkSpirvModule(const char *Function, const void *Data, size_t Size) 
   if (Size < SpirvHeaderWords * 4)
     return Malformed("it has " + std::to_string(Size) + " bytes, fewer than the 20 of its header");
   const size_t NumWords = Size / 4;
-  // The words read where they are (the bytes need not be aligned).
-  const auto *Bytes = static_cast<const unsigned char *>(Data);
-  const auto Word = [Bytes](size_t Index) {
-    uint32_t Value;
-    std::memcpy(&Value, Bytes + Index * 4, 4);
-    return Value;
-  };
+  const ModuleWords Word(Data, Size);
   if (Word(0) != SpirvMagic) {
     if (Word(0) == 0x03022307u)
       return Malformed("it is big-endian (magic number 0x03022307), which is not read here");
@@ -174,40 +207,21 @@ std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t
   // number llvm-spirv 15 writes (6147, before SPV_INTEL_global_variable_host_access was
   // published) and the published one (6188).
   constexpr uint32_t LinkageAttributes = 41, HostAccessOld = 6147, HostAccess = 6188;
-  const auto *Bytes = static_cast<const unsigned char *>(Data);
-  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
-  const auto Word = [Bytes](size_t Index) {
-    uint32_t Value;
-    std::memcpy(&Value, Bytes + Index * 4, 4);
-    return Value;
-  };
-  // A literal string from word From up to word End (nul-terminated, packed little-endian).
-  const auto StringAt = [Bytes](size_t From, size_t End) {
-    std::string Text;
-    for (size_t Byte = From * 4; Byte < End * 4 && Bytes[Byte] != 0; ++Byte)
-      Text.push_back(static_cast<char>(Bytes[Byte]));
-    return Text;
-  };
+  const ModuleWords Word(Data, Size);
   std::map<uint32_t, std::string> Names, Linkage, HostNames;
-  for (size_t At = SpirvHeaderWords; At < NumWords;) {
-    const uint32_t Count = Word(At) >> 16;
-    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
-    if (Count == 0 || Count > NumWords - At)
-      break; // not a checked module: nothing more is read
-    const size_t End = At + Count;
+  Word.moduleScope([&](uint16_t Op, size_t At, size_t End) {
+    const size_t Count = End - At;
     if (Op == OpName && Count >= 3)
-      Names[Word(At + 1)] = StringAt(At + 2, End);
+      Names[Word(At + 1)] = Word.string(At + 2, End);
     else if (Op == OpDecorate && Count >= 4) {
       const uint32_t Decoration = Word(At + 2);
       if (Decoration == LinkageAttributes)
-        Linkage[Word(At + 1)] = StringAt(At + 3, End);
+        Linkage[Word(At + 1)] = Word.string(At + 3, End);
       else if ((Decoration == HostAccessOld || Decoration == HostAccess) && Count >= 5)
-        HostNames[Word(At + 1)] = StringAt(At + 4, End);
-    } else if (Op == OpFunction) {
-      break; // names and decorations come before the first function
+        HostNames[Word(At + 1)] = Word.string(At + 4, End);
     }
-    At = End;
-  }
+    return true;
+  });
   std::map<std::string, std::string> Result;
   for (const auto &[Id, HostName] : HostNames) {
     const auto Linked = Linkage.find(Id);
@@ -223,37 +237,20 @@ std::map<std::string, std::string> spirvHostAccessNames(const void *Data, size_t
 
 std::map<std::string, std::array<uint32_t, 3>> spirvRequiredGroupSizes(const void *Data,
                                                                        size_t Size) {
-  // SPIR-V section 3.32: OpEntryPoint (15) is execution model, entry id, name; OpExecutionMode
-  // (16) is entry id, mode, literals; mode LocalSize (17) takes x, y, z.
-  constexpr uint16_t OpEntryPoint = 15, OpExecutionMode = 16;
+  // SPIR-V section 3.32: OpEntryPoint is execution model, entry id, name; OpExecutionMode is
+  // entry id, mode, literals; mode LocalSize (17) takes x, y, z.
   constexpr uint32_t LocalSize = 17;
-  const auto *Bytes = static_cast<const unsigned char *>(Data);
-  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
-  const auto Word = [Bytes](size_t Index) {
-    uint32_t Value;
-    std::memcpy(&Value, Bytes + Index * 4, 4);
-    return Value;
-  };
+  const ModuleWords Word(Data, Size);
   std::map<uint32_t, std::string> Entries;
   std::map<uint32_t, std::array<uint32_t, 3>> Sizes;
-  for (size_t At = SpirvHeaderWords; At < NumWords;) {
-    const uint32_t Count = Word(At) >> 16;
-    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
-    if (Count == 0 || Count > NumWords - At)
-      break; // not a checked module: nothing more is read
-    const size_t End = At + Count;
-    if (Op == OpEntryPoint && Count >= 4) {
-      std::string Name;
-      for (size_t Byte = (At + 3) * 4; Byte < End * 4 && Bytes[Byte] != 0; ++Byte)
-        Name.push_back(static_cast<char>(Bytes[Byte]));
-      Entries[Word(At + 2)] = Name;
-    } else if (Op == OpExecutionMode && Count >= 6 && Word(At + 2) == LocalSize) {
+  Word.moduleScope([&](uint16_t Op, size_t At, size_t End) {
+    const size_t Count = End - At;
+    if (Op == OpEntryPoint && Count >= 4)
+      Entries[Word(At + 2)] = Word.string(At + 3, End);
+    else if (Op == OpExecutionMode && Count >= 6 && Word(At + 2) == LocalSize)
       Sizes[Word(At + 1)] = {Word(At + 3), Word(At + 4), Word(At + 5)};
-    } else if (Op == OpFunction) {
-      break; // entry points and execution modes come before the first function
-    }
-    At = End;
-  }
+    return true;
+  });
   std::map<std::string, std::array<uint32_t, 3>> Result;
   for (const auto &[Id, Required] : Sizes)
     if (const auto Entry = Entries.find(Id); Entry != Entries.end() && !Entry->second.empty())
@@ -263,23 +260,13 @@ std::map<std::string, std::array<uint32_t, 3>> spirvRequiredGroupSizes(const voi
 
 bool spirvHasGlobalVariables(const void *Data, size_t Size) {
   constexpr uint32_t CrossWorkgroup = 5;
-  const auto *Bytes = static_cast<const unsigned char *>(Data);
-  const size_t NumWords = Data == nullptr ? 0 : Size / 4;
-  const auto Word = [Bytes](size_t Index) {
-    uint32_t Value;
-    std::memcpy(&Value, Bytes + Index * 4, 4);
-    return Value;
-  };
-  for (size_t At = SpirvHeaderWords; At < NumWords;) {
-    const uint32_t Count = Word(At) >> 16;
-    const auto Op = static_cast<uint16_t>(Word(At) & 0xFFFF);
-    if (Count == 0 || Count > NumWords - At || Op == OpFunction)
-      return false; // module-scope variables come before the first function
-    if (Op == OpVariable && Count >= 4 && Word(At + 3) == CrossWorkgroup)
-      return true;
-    At += Count;
-  }
-  return false;
+  const ModuleWords Word(Data, Size);
+  bool Found = false;
+  Word.moduleScope([&](uint16_t Op, size_t At, size_t End) {
+    Found = Op == OpVariable && End - At >= 4 && Word(At + 3) == CrossWorkgroup;
+    return !Found;
+  });
+  return Found;
 }
 
 } // namespace dglink::device_code
