@@ -17,6 +17,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -234,6 +235,9 @@ public:
   pi_result noUsmPath(const char *Function, const _pi_device *Device) const;
   // Every USM allocation of the context, for a launch that names them to an SVM driver.
   std::vector<void *> usmAllocations();
+  // The SVM allocation of this context that holds [Pointer, Pointer + Size): its start
+  // and size, else false.
+  bool svmAllocationOf(const void *Pointer, size_t Size, void *&Base, size_t &BaseSize);
   // The live queues of the context, which an SVM free waits for (freeUsm).
   void addQueue(cl_command_queue Queue);
   void removeQueue(cl_command_queue Queue);
@@ -259,7 +263,11 @@ public:
 private:
   void freeWith(void *Pointer);
   std::mutex UsmMutex;
-  std::unordered_map<void *, core::UsmKind> UsmAllocations; // guarded by UsmMutex
+  struct UsmAllocation {
+    core::UsmKind Kind;
+    size_t Size;
+  };
+  std::map<uintptr_t, UsmAllocation> UsmAllocations; // by start; guarded by UsmMutex
   std::mutex QueuesMutex;
   // A queue adopted from a native handle may be a second ClQueue over the same OpenCL
   // queue: each counts once.

@@ -2,12 +2,14 @@
 // USM allocations it still owns when it goes.
 #include "backend.h"
 
+#include <iterator>
+
 namespace dglink::opencl {
 
 ClContext::~ClContext() {
   Stagings.clear(); // its blocks are buffers of the context
   for (const auto &Allocation : UsmAllocations)
-    freeWith(Allocation.first);
+    freeWith(reinterpret_cast<void *>(Allocation.first));
   if (Context != nullptr)
     clReleaseContext(Context);
 }
@@ -46,8 +48,24 @@ std::vector<void *> ClContext::usmAllocations() {
   std::lock_guard<std::mutex> Lock(UsmMutex);
   Pointers.reserve(UsmAllocations.size());
   for (const auto &Allocation : UsmAllocations)
-    Pointers.push_back(Allocation.first);
+    Pointers.push_back(reinterpret_cast<void *>(Allocation.first));
   return Pointers;
+}
+
+bool ClContext::svmAllocationOf(const void *Pointer, size_t Size, void *&Base, size_t &BaseSize) {
+  if (Usm != PI_USM_MECHANISM_SVM)
+    return false;
+  const auto Address = reinterpret_cast<uintptr_t>(Pointer);
+  std::lock_guard<std::mutex> Lock(UsmMutex);
+  auto After = UsmAllocations.upper_bound(Address);
+  if (After == UsmAllocations.begin())
+    return false;
+  const auto &[Start, Allocation] = *std::prev(After);
+  if (Address - Start > Allocation.Size || Size > Allocation.Size - (Address - Start))
+    return false;
+  Base = reinterpret_cast<void *>(Start);
+  BaseSize = Allocation.Size;
+  return true;
 }
 
 } // namespace dglink::opencl

@@ -146,7 +146,7 @@ pi_result ClContext::allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t 
   try {
     core::allocationPoint();
     std::lock_guard<std::mutex> Lock(UsmMutex);
-    UsmAllocations.emplace(Made, Kind);
+    UsmAllocations.emplace(reinterpret_cast<uintptr_t>(Made), UsmAllocation{Kind, Size});
   } catch (...) {
     freeWith(Made); // an allocation that cannot be recorded could never be freed
     throw;
@@ -157,7 +157,7 @@ pi_result ClContext::allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t 
 
 pi_result ClContext::freeUsm(void *Pointer) {
   std::lock_guard<std::mutex> Lock(UsmMutex);
-  auto Allocation = UsmAllocations.find(Pointer);
+  auto Allocation = UsmAllocations.find(reinterpret_cast<uintptr_t>(Pointer));
   if (Allocation == UsmAllocations.end())
     return fail(PI_ERROR_INVALID_VALUE,
                 "piextUSMFree: {} is not the start of a USM allocation of this context", Pointer);

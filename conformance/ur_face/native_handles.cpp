@@ -21,6 +21,7 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -344,6 +345,70 @@ TEST_P(NativeHandles, BadArgumentsGetUrCodes) {
     ASSERT_NE(Message, nullptr);
     EXPECT_NE(std::strstr(Message, "urProgramGetNativeHandle"), nullptr) << Message;
   }
+}
+
+#ifdef DGLINK_NATIVE_OPENCL
+void CL_CALLBACK countDestroyed(cl_context /*Context*/, void *Count) {
+  static_cast<std::atomic<int> *>(Count)->fetch_add(1);
+}
+#endif
+
+// The driver's context goes with the last release of dglink's, after USM fills inside an
+// allocation (every pattern size a driver fill takes, at an offset) and their checks.
+// NVIDIA's OpenCL (580.159) never destroyed a context in which clEnqueueSVMMemFill ran,
+// keeping about 500 MiB of the GPU each (docs/opencl.md): the OpenCL adapter fills SVM
+// memory through a buffer over the allocation instead. Checked with the driver's own
+// destructor callback (OpenCL 3.0).
+TEST_P(NativeHandles, DriverContextGoesAfterUsmFills) {
+  if (GetParam().Backend != "opencl")
+    GTEST_SKIP() << "a check of the OpenCL driver's context (the driver's destructor callback)";
+#ifdef DGLINK_NATIVE_OPENCL
+  if (usmMechanism() == PI_USM_MECHANISM_NONE)
+    GTEST_SKIP() << "the device has no USM path";
+  std::atomic<int> Destroyed{0};
+  {
+    ContextHandle Own;
+    ASSERT_PI_SUCCESS(piContextCreate(nullptr, 1, &Device, Own.out()));
+    ur_native_handle_t Native = 0;
+    ASSERT_EQ(urContextGetNativeHandle(asUr(Own.get()), &Native), UR_RESULT_SUCCESS);
+    const cl_int Registered = clSetContextDestructorCallback(reinterpret_cast<cl_context>(Native),
+                                                             countDestroyed, &Destroyed);
+    if (Registered != CL_SUCCESS)
+      GTEST_SKIP()
+          << "the driver has no context destructor callback (clSetContextDestructorCallback: "
+          << Registered << ")";
+    QueueHandle OwnQueue;
+    ASSERT_PI_SUCCESS(piQueueCreate(Own.get(), Device, 0, OwnQueue.out()));
+    constexpr size_t Bytes = 4096, At = 1024, Span = 1024;
+    UsmPointer Memory;
+    ASSERT_PI_SUCCESS(
+        piextUSMDeviceAlloc(Memory.out(Own.get()), Own.get(), Device, nullptr, Bytes, 0));
+    const uint8_t Zero = 0;
+    ASSERT_PI_SUCCESS(
+        piextUSMEnqueueFill(OwnQueue.get(), Memory.get(), &Zero, 1, Bytes, 0, nullptr, nullptr));
+    for (const size_t PatternSize : {1, 2, 4, 8, 16, 32, 64, 128}) {
+      SCOPED_TRACE("pattern of " + std::to_string(PatternSize) + " bytes");
+      std::vector<uint8_t> Pattern(PatternSize);
+      for (size_t I = 0; I < PatternSize; ++I)
+        Pattern[I] = static_cast<uint8_t>(I + PatternSize);
+      EventHandle Filled;
+      ASSERT_PI_SUCCESS(piextUSMEnqueueFill(OwnQueue.get(), static_cast<char *>(Memory.get()) + At,
+                                            Pattern.data(), PatternSize, Span, 0, nullptr,
+                                            Filled.out()));
+      std::vector<uint8_t> Back(Bytes, 0xEE);
+      const pi_event Wait = Filled.get();
+      ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(OwnQueue.get(), PI_TRUE, Back.data(), Memory.get(),
+                                              Bytes, 1, &Wait, nullptr));
+      for (size_t I = 0; I < Bytes; ++I) {
+        const bool Inside = I >= At && I < At + Span;
+        ASSERT_EQ(Back[I], Inside ? Pattern[(I - At) % PatternSize] : 0) << "byte " << I;
+      }
+      ASSERT_PI_SUCCESS(piextUSMEnqueueFill(OwnQueue.get(), static_cast<char *>(Memory.get()) + At,
+                                            &Zero, 1, Span, 0, nullptr, nullptr));
+    }
+  }
+  EXPECT_EQ(Destroyed.load(), 1) << "the OpenCL context outlived its last release";
+#endif
 }
 
 DGLINK_INSTANTIATE_FOR_DEVICES(NativeHandles);
