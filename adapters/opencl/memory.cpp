@@ -156,11 +156,17 @@ pi_result ClContext::allocateUsm(core::UsmKind Kind, _pi_device *Device, size_t 
 }
 
 pi_result ClContext::freeUsm(void *Pointer) {
-  std::lock_guard<std::mutex> Lock(UsmMutex);
-  auto Allocation = UsmAllocations.find(reinterpret_cast<uintptr_t>(Pointer));
-  if (Allocation == UsmAllocations.end())
-    return fail(PI_ERROR_INVALID_VALUE,
-                "piextUSMFree: {} is not the start of a USM allocation of this context", Pointer);
+  {
+    // The record goes under the lock; the wait and the free do not hold it, so that a fill
+    // or a launch on another thread (which looks allocations up) is not held back behind
+    // a queue that waits for that thread, e.g. for a user event it is about to set.
+    std::lock_guard<std::mutex> Lock(UsmMutex);
+    auto Allocation = UsmAllocations.find(reinterpret_cast<uintptr_t>(Pointer));
+    if (Allocation == UsmAllocations.end())
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "piextUSMFree: {} is not the start of a USM allocation of this context", Pointer);
+    UsmAllocations.erase(Allocation);
+  }
   // clMemBlockingFreeINTEL waits for commands that use the memory; clSVMFree does not,
   // and the driver would write freed memory (PoCL 3.1 did, for a fill UR's CTS left
   // running when it freed its pointer; UR's adapters free USM blocking): the SVM path
@@ -171,7 +177,6 @@ pi_result ClContext::freeUsm(void *Pointer) {
       clFinish(Queue);
   }
   freeWith(Pointer);
-  UsmAllocations.erase(Allocation);
   return PI_SUCCESS;
 }
 

@@ -2,6 +2,8 @@
 // OpenCL command after the request's wait list, its cl_event handed to the core.
 #include "backend.h"
 
+#include <dglink/support/log.h>
+
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -230,15 +232,15 @@ pi_result ClQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, s
   // of a buffer made over the allocation (OpenCL 2.0: CL_MEM_USE_HOST_PTR with an SVM
   // pointer uses the SVM memory itself) leaves the context free to go, and is the path
   // on every SVM driver, so that CI runs it. The buffer goes when the fill is done.
+  // (The core passes patterns of a power of two up to 128 bytes, at pointers aligned to
+  // them, as clEnqueueFillBuffer takes them.)
   void *Base = nullptr;
   size_t BaseSize = 0;
-  if (PatternSize <= 128 && Context.svmAllocationOf(Ptr, Size, Base, BaseSize)) {
+  if (Context.svmAllocationOf(Ptr, Size, Base, BaseSize)) {
     const size_t At = static_cast<size_t>(static_cast<char *>(Ptr) - static_cast<char *>(Base));
     cl_int Error = CL_SUCCESS;
-    cl_mem Over = At % PatternSize != 0
-                      ? nullptr
-                      : clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                       BaseSize, Base, &Error);
+    cl_mem Over = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, BaseSize,
+                                 Base, &Error);
     if (Over != nullptr && Error == CL_SUCCESS) {
       const pi_result Result =
           enqueue("clEnqueueFillBuffer", Request,
@@ -249,8 +251,11 @@ pi_result ClQueue::usmFill(void *Ptr, const void *Pattern, size_t PatternSize, s
       clReleaseMemObject(Over);
       return Result;
     }
-    // A driver that refuses the buffer (or an offset the pattern does not divide): the
-    // SVM fill.
+    if (Over != nullptr)
+      clReleaseMemObject(Over);
+    logger().debug("opencl: no buffer over SVM allocation {} ({}); filling it with "
+                   "clEnqueueSVMMemFill",
+                   fmt::ptr(Base), clErrorName(Error));
   }
   return enqueue("clEnqueueSVMMemFill", Request,
                  [&](cl_uint NumWaits, const cl_event *Waits, cl_event *Event) {

@@ -28,9 +28,10 @@ std::vector<unsigned char> tiled(const void *Pattern, size_t PatternSize, size_t
 pi_result submitUsmFill(_pi_queue &Queue, pi_command_type Command, void *Ptr, const void *Pattern,
                         size_t PatternSize, size_t Size, pi_uint32 NumWaits, const pi_event *Waits,
                         pi_event *Event) {
-  const bool Native = drivable(PatternSize) &&
-                      reinterpret_cast<uintptr_t>(Ptr) % (PatternSize < 4 ? PatternSize : 4) == 0;
-  if (!Native && Size == 0) // nothing to write: a command that only orders (as the driver's)
+  // A driver fill wants the pointer aligned to the whole pattern (OpenCL's SVM fill says so;
+  // the 2D rule is the same): a wider pattern at a pointer aligned to 4 only is tiled.
+  const bool Native = drivable(PatternSize) && reinterpret_cast<uintptr_t>(Ptr) % PatternSize == 0;
+  if (Size == 0) // nothing to write: a command that only orders (as the driver's)
     return submit(Queue, Command, NumWaits, Waits, false, Event,
                   [&](const Enqueue &Request) { return Queue.Impl->marker(false, Request); });
   if (!Native) {

@@ -310,16 +310,16 @@ public:
                          const Enqueue &Request) = 0;
   // USM: any two pointers the backend's USM or the host has.
   virtual pi_result usmCopy(void *Dst, const void *Src, size_t Size, const Enqueue &Request) = 0;
-  // Pattern: a power of two up to 128 bytes that tiles Size; Ptr aligned to it (up
-  // to 4). The caller's pattern may go away when the hook returns. (The core tiles
-  // other patterns itself and copies them.)
+  // Pattern: a power of two up to 128 bytes that tiles Size (> 0); Ptr aligned to it.
+  // The caller's pattern may go away when the hook returns. (The core tiles other
+  // patterns, and patterns at pointers less aligned, itself and copies them.)
   virtual pi_result usmFill(void *Ptr, const void *Pattern, size_t PatternSize, size_t Size,
                             const Enqueue &Request) = 0;
   // 2D USM (UR's urEnqueueUSMMemcpy2D / urEnqueueUSMFill2D), checked by the core: Height
   // rows of Width bytes (Height > 1, Width > 0), each row Pitch bytes after the one before
   // on its side, Pitch >= Width, and the rows not contiguous on at least one side (the core
   // sends contiguous rows to usmCopy / usmFill). The fill's pattern is as usmFill's,
-  // Width a multiple of it and every row's start aligned to it (up to 4). By default one
+  // Width a multiple of it and every row's start aligned to it. By default one
   // usmCopy / usmFill per row in queue order (the queue is in order): the first row after
   // the wait list, the last with the event, blocking where asked. A driver with a 2D copy
   // or fill overrides them.
