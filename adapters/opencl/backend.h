@@ -42,7 +42,7 @@ struct IntelUsmFunctions {
   clHostMemAllocINTEL_fn HostMemAlloc = nullptr;
   clDeviceMemAllocINTEL_fn DeviceMemAlloc = nullptr;
   clSharedMemAllocINTEL_fn SharedMemAlloc = nullptr;
-  clMemBlockingFreeINTEL_fn MemBlockingFree = nullptr;
+  clMemFreeINTEL_fn MemFree = nullptr; // after the adapter's own wait (ClContext::freeUsm)
   clEnqueueMemcpyINTEL_fn EnqueueMemcpy = nullptr;
   clEnqueueMemFillINTEL_fn EnqueueMemFill = nullptr;
   clSetKernelArgMemPointerINTEL_fn SetKernelArgMemPointer = nullptr;
@@ -50,7 +50,7 @@ struct IntelUsmFunctions {
   clGetMemAllocInfoINTEL_fn GetMemAllocInfo = nullptr;
   clEnqueueMigrateMemINTEL_fn EnqueueMigrateMem = nullptr;
   bool complete() const {
-    return HostMemAlloc && DeviceMemAlloc && SharedMemAlloc && MemBlockingFree && EnqueueMemcpy &&
+    return HostMemAlloc && DeviceMemAlloc && SharedMemAlloc && MemFree && EnqueueMemcpy &&
            EnqueueMemFill && SetKernelArgMemPointer;
   }
 };
@@ -254,7 +254,8 @@ public:
   const IntelUsmFunctions *IntelUsm = nullptr;
 
   // Held around a USM free and around the release of this context's queues: PoCL 5's
-  // clMemBlockingFreeINTEL walks the context's queues and asserts that each is alive, and
+  // clMemBlockingFreeINTEL (no longer called: freeUsm waits itself) walked the context's
+  // queues and asserted that each is alive, and
   // a queue released on another thread at that moment (its count at 0, not yet unlinked)
   // aborted the process (UR CTS exp_usm_context_memcpy, MultiThreadedSequential, PoCL 5
   // on the GPU host). Frees and queue releases are rare; nothing else waits on it.

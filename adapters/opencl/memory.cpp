@@ -89,7 +89,7 @@ pi_result ClContext::noUsmPath(const char *Function, const _pi_device *Device) c
 void ClContext::freeWith(void *Pointer) {
   std::lock_guard<std::mutex> Lock(FreeOrReleaseMutex);
   if (Usm == PI_USM_MECHANISM_NATIVE)
-    IntelUsm->MemBlockingFree(Context, Pointer);
+    IntelUsm->MemFree(Context, Pointer); // every queue waited for (freeUsm)
   else
     clSVMFree(Context, Pointer);
 }
@@ -167,11 +167,15 @@ pi_result ClContext::freeUsm(void *Pointer) {
                   "piextUSMFree: {} is not the start of a USM allocation of this context", Pointer);
     UsmAllocations.erase(Allocation);
   }
-  // clMemBlockingFreeINTEL waits for commands that use the memory; clSVMFree does not,
-  // and the driver would write freed memory (PoCL 3.1 did, for a fill UR's CTS left
-  // running when it freed its pointer; UR's adapters free USM blocking): the SVM path
-  // waits for every queue of the context first.
-  if (Usm != PI_USM_MECHANISM_NATIVE) {
+  // A USM free waits for the commands that may use the memory (UR's adapters free
+  // blocking): clSVMFree does not, and the driver would write freed memory (PoCL 3.1 did,
+  // for a fill UR's CTS left running when it freed its pointer). clMemBlockingFreeINTEL
+  // would, but PoCL 5's waits for its queues' last events unsafely: with other threads
+  // running commands on a queue of the context, it crashed (SEGV in its wait, every run of
+  // UrUsmPools.ConcurrentAllocationsAndFrees on the GPU host; Intel's driver waits for
+  // every queue of the context too). Both paths wait for every queue of the context here,
+  // then free without waiting.
+  {
     std::lock_guard<std::mutex> QueuesLock(QueuesMutex);
     for (cl_command_queue Queue : Queues)
       clFinish(Queue);

@@ -48,7 +48,7 @@ void resolveExtensionFunctions(ClPlatform &Platform) {
   Usm.HostMemAlloc = resolve<clHostMemAllocINTEL_fn>(Id, "clHostMemAllocINTEL");
   Usm.DeviceMemAlloc = resolve<clDeviceMemAllocINTEL_fn>(Id, "clDeviceMemAllocINTEL");
   Usm.SharedMemAlloc = resolve<clSharedMemAllocINTEL_fn>(Id, "clSharedMemAllocINTEL");
-  Usm.MemBlockingFree = resolve<clMemBlockingFreeINTEL_fn>(Id, "clMemBlockingFreeINTEL");
+  Usm.MemFree = resolve<clMemFreeINTEL_fn>(Id, "clMemFreeINTEL");
   Usm.EnqueueMemcpy = resolve<clEnqueueMemcpyINTEL_fn>(Id, "clEnqueueMemcpyINTEL");
   Usm.EnqueueMemFill = resolve<clEnqueueMemFillINTEL_fn>(Id, "clEnqueueMemFillINTEL");
   Usm.SetKernelArgMemPointer =
