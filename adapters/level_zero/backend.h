@@ -8,6 +8,8 @@
 
 #include <dglink/core/backend.h>
 
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -29,6 +31,11 @@ public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Device, Out); }
   ze_driver_handle_t Driver = nullptr;
   ze_device_handle_t Device = nullptr;
+  // The device's timer (profiling): nanoseconds a tick, and the valid low bits of its
+  // global timestamps (zeDeviceGetGlobalTimestamps) and of its kernel timestamps.
+  uint64_t TimerResolutionNs = 1;
+  uint32_t TimestampBits = 64;
+  uint32_t KernelTimestampBits = 64;
 };
 
 inline ZeDevice &zeDevice(const _pi_device &Device) {
@@ -57,11 +64,18 @@ public:
                           _pi_program &Program) override;
   pi_result link(core::LinkRequest &Request) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
+  // A queue over the caller's immediate command list (a queue's native handle).
+  pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
+                       std::unique_ptr<core::QueueImpl> &Impl) override;
+  // The lock of an immediate command list's appends, one per list however many queues
+  // are over it (a queue and the queues adopted from its native handle).
+  std::shared_ptr<std::mutex> listMutex(ze_command_list_handle_t List);
 
   // Host-visible events of the context's pools (reset when recycled), visible to every
   // device of the context, so that an event of one device's queue orders another's.
-  pi_result acquireEvent(ze_event_handle_t &Event);
-  void recycleEvent(ze_event_handle_t Event);
+  // Timestamps: from pools with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP (profiling queues).
+  pi_result acquireEvent(ze_event_handle_t &Event, bool Timestamps = false);
+  void recycleEvent(ze_event_handle_t Event, bool Timestamps = false);
   // The device messages name for the context (its first).
   _pi_device &first() const { return *Devices.front(); }
 
@@ -79,8 +93,10 @@ public:
 private:
   std::mutex EventMutex;
   std::vector<ze_event_pool_handle_t> EventPools;
-  std::vector<ze_event_handle_t> FreeEvents;
+  std::vector<ze_event_handle_t> FreeEvents[2]; // [Timestamps]
   std::vector<ze_event_handle_t> AllEvents;
+  std::mutex ListMutexesMutex;
+  std::map<ze_command_list_handle_t, std::weak_ptr<std::mutex>> ListMutexes;
 };
 
 inline ZeContext &zeContext(const _pi_context &Context) {
@@ -91,6 +107,11 @@ class ZeEvent final : public core::EventImpl {
 public:
   ZeEvent(ZeContext &TheContext, ze_event_handle_t TheEvent)
       : Context(TheContext), Event(TheEvent) {}
+  // An event of a profiling queue's command: a timestamp event, and the device's time
+  // when the command was submitted.
+  ZeEvent(ZeContext &TheContext, ze_event_handle_t TheEvent, const ZeDevice &TheDevice,
+          uint64_t TheSubmitTicks)
+      : Context(TheContext), Event(TheEvent), Device(&TheDevice), SubmitTicks(TheSubmitTicks) {}
   ~ZeEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
@@ -104,12 +125,18 @@ public:
 
 private:
   bool Submitted = true;
+  const ZeDevice *Device = nullptr; // a profiling queue's (its event has timestamps)
+  uint64_t SubmitTicks = 0;
 };
 
 class ZeQueue final : public core::QueueImpl {
 public:
-  ZeQueue(ZeContext &TheContext, _pi_device &TheDevice, ze_command_list_handle_t TheList)
-      : Context(TheContext), Device(TheDevice), List(TheList) {}
+  // Over List (destroyed with the queue where OwnsList), appending under ListMutex;
+  // Profiling: the queue's commands carry timestamps (PI_QUEUE_FLAG_PROFILING_ENABLE).
+  ZeQueue(ZeContext &TheContext, _pi_device &TheDevice, ze_command_list_handle_t TheList,
+          std::shared_ptr<std::mutex> TheListMutex, bool TheProfiling, bool TheOwnsList = true)
+      : Context(TheContext), Device(TheDevice), ListMutex(std::move(TheListMutex)), List(TheList),
+        Profiling(TheProfiling), OwnsList(TheOwnsList) {}
   ~ZeQueue() override;
   pi_result finish() override;
   pi_result write(const DeviceGlobalLocation &Location, const void *Src, size_t Size,
@@ -148,8 +175,11 @@ public:
 
   ZeContext &Context;
   _pi_device &Device; // the queue's: its list runs there, its launches use its modules
-  std::mutex Mutex;   // appends to the immediate list, one at a time
+  // Appends to the immediate list, one at a time (shared by every queue over the list).
+  std::shared_ptr<std::mutex> ListMutex;
   ze_command_list_handle_t List = nullptr;
+  const bool Profiling;
+  const bool OwnsList;
 };
 
 class ZeMem final : public core::MemImpl {

@@ -20,12 +20,14 @@ ZeContext::~ZeContext() {
   ze().zeContextDestroy(Context);
 }
 
-pi_result ZeContext::acquireEvent(ze_event_handle_t &Event) {
+pi_result ZeContext::acquireEvent(ze_event_handle_t &Event, bool Timestamps) {
   std::lock_guard<std::mutex> Lock(EventMutex);
-  if (FreeEvents.empty()) {
+  std::vector<ze_event_handle_t> &Free = FreeEvents[Timestamps ? 1 : 0];
+  if (Free.empty()) {
     ze_event_pool_desc_t PoolDesc = {};
     PoolDesc.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC;
-    PoolDesc.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    PoolDesc.flags =
+        ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (Timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0);
     PoolDesc.count = PoolSize;
     ze_event_pool_handle_t Pool = nullptr;
     std::vector<ze_device_handle_t> Handles;
@@ -44,18 +46,32 @@ pi_result ZeContext::acquireEvent(ze_event_handle_t &Event) {
       ze_event_handle_t Created = nullptr;
       DGLINK_ZE(zeEventCreate, Pool, &Desc, &Created);
       AllEvents.push_back(Created);
-      FreeEvents.push_back(Created);
+      Free.push_back(Created);
     }
   }
-  Event = FreeEvents.back();
-  FreeEvents.pop_back();
+  Event = Free.back();
+  Free.pop_back();
   return PI_SUCCESS;
 }
 
-void ZeContext::recycleEvent(ze_event_handle_t Event) {
+void ZeContext::recycleEvent(ze_event_handle_t Event, bool Timestamps) {
   ze().zeEventHostReset(Event);
   std::lock_guard<std::mutex> Lock(EventMutex);
-  FreeEvents.push_back(Event);
+  FreeEvents[Timestamps ? 1 : 0].push_back(Event);
+}
+
+std::shared_ptr<std::mutex> ZeContext::listMutex(ze_command_list_handle_t List) {
+  std::lock_guard<std::mutex> Lock(ListMutexesMutex);
+  std::weak_ptr<std::mutex> &Entry = ListMutexes[List];
+  std::shared_ptr<std::mutex> Mutex = Entry.lock();
+  if (Mutex == nullptr) {
+    Mutex = std::make_shared<std::mutex>();
+    Entry = Mutex;
+  }
+  // Lists whose queues are all gone leave no entry behind.
+  for (auto It = ListMutexes.begin(); It != ListMutexes.end();)
+    It = It->second.expired() ? ListMutexes.erase(It) : std::next(It);
+  return Mutex;
 }
 
 pi_result ZeContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
@@ -65,11 +81,35 @@ pi_result ZeContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueIm
   ze_command_list_handle_t List = nullptr;
   DGLINK_ZE(zeCommandListCreateImmediate, Context, zeDevice(*Queue.Device).Device, &Desc, &List);
   try {
-    Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List);
+    Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List, listMutex(List),
+                                     (Queue.Properties & PI_QUEUE_FLAG_PROFILING_ENABLE) != 0);
   } catch (...) {
     ze().zeCommandListDestroy(List);
     throw;
   }
+  return PI_SUCCESS;
+}
+
+// A queue's native handle is its immediate command list (in order). Level Zero 1.8 has
+// no query of a list's context, device or kind: the list is taken as the caller says it
+// is, an immediate list of this context on the given device (a context of one device
+// needs none). A list that is one of this context's queues' shares their lock.
+pi_result ZeContext::adoptQueue(const char *Function, uintptr_t Native, bool Owned,
+                                _pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
+  if (Native == 0)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: native handle 0 is no Level Zero command list",
+                Function);
+  if (Queue.Device == nullptr) {
+    if (Devices.size() != 1)
+      return fail(PI_ERROR_INVALID_DEVICE,
+                  "{}: a Level Zero command list does not say its device: name one of the "
+                  "context's {} devices",
+                  Function, Devices.size());
+    Queue.Device = Devices.front();
+  }
+  auto *List = reinterpret_cast<ze_command_list_handle_t>(Native);
+  Queue.Properties = 0; // in order, no profiling: the list's events carry no timestamps
+  Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List, listMutex(List), false, Owned);
   return PI_SUCCESS;
 }
 

@@ -10,7 +10,7 @@ namespace dglink::level_zero {
 ZeEvent::~ZeEvent() {
   if (Submitted)
     ze().zeEventHostSynchronize(Event, UINT64_MAX);
-  Context.recycleEvent(Event);
+  Context.recycleEvent(Event, Device != nullptr);
 }
 
 pi_result ZeEvent::wait() {
@@ -18,11 +18,40 @@ pi_result ZeEvent::wait() {
   return PI_SUCCESS;
 }
 
-// The context's event pools carry no kernel timestamps.
-pi_result ZeEvent::profilingInfo(pi_profiling_info, pi_uint64 &) {
-  return fail(PI_ERROR_UNSUPPORTED_FEATURE,
-              "piEventGetProfilingInfo: the Level Zero adapter's events carry no timestamps "
-              "(no ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP pools yet)");
+namespace {
+// A timestamp of Bits valid bits, read after the full-width time Reference: the first
+// time at or after Reference whose low Bits bits are Value's (a counter wraps).
+uint64_t after(uint64_t Reference, uint64_t Value, uint32_t Bits) {
+  if (Bits >= 64)
+    return Value < Reference ? Reference : Value;
+  const uint64_t Mask = (uint64_t{1} << Bits) - 1;
+  uint64_t Time = (Reference & ~Mask) | (Value & Mask);
+  if (Time < Reference)
+    Time += Mask + 1;
+  return Time;
+}
+} // namespace
+
+// QUEUED and SUBMIT: the device's time when the command was appended; START, END and
+// COMPLETE: the event's kernel timestamps (global), each placed after the one before, as
+// the device's counters have fewer bits than 64; nanoseconds from the timer's ticks.
+pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
+  if (Device == nullptr)
+    return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
+                "piEventGetProfilingInfo: the event's command was not enqueued on a profiling "
+                "queue of the Level Zero adapter");
+  uint64_t Ticks =
+      SubmitTicks &
+      (Device->TimestampBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << Device->TimestampBits) - 1);
+  if (Point != PI_PROFILING_INFO_COMMAND_QUEUED && Point != PI_PROFILING_INFO_COMMAND_SUBMIT) {
+    ze_kernel_timestamp_result_t Stamps = {};
+    DGLINK_ZE(zeEventQueryKernelTimestamp, Event, &Stamps);
+    Ticks = after(Ticks, Stamps.global.kernelStart, Device->KernelTimestampBits);
+    if (Point != PI_PROFILING_INFO_COMMAND_START)
+      Ticks = after(Ticks, Stamps.global.kernelEnd, Device->KernelTimestampBits);
+  }
+  Nanoseconds = Ticks * Device->TimerResolutionNs;
+  return PI_SUCCESS;
 }
 
 pi_result ZeEvent::status(pi_int32 &Status) {

@@ -174,6 +174,21 @@ struct DriverInfo {
   std::string Extensions;    // the driver's extension names
 };
 
+// The timer profiling reads (ze_device_properties_t's 1.0 form: nanoseconds a tick). A
+// driver that states no resolution or no valid bits is taken as 1 ns and 64 bits.
+void describeTimer(ZeDevice &Device) {
+  ze_device_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  if (ze().zeDeviceGetProperties(Device.Device, &Properties) != ZE_RESULT_SUCCESS)
+    return;
+  if (Properties.timerResolution != 0)
+    Device.TimerResolutionNs = Properties.timerResolution;
+  if (Properties.timestampValidBits != 0)
+    Device.TimestampBits = Properties.timestampValidBits;
+  if (Properties.kernelTimestampValidBits != 0)
+    Device.KernelTimestampBits = Properties.kernelTimestampValidBits;
+}
+
 pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
                          ze_device_handle_t Handle, core::DeviceDescription &D) {
   ze_device_properties_t Properties = {};
@@ -325,6 +340,7 @@ public:
         auto DeviceImpl = std::make_unique<ZeDevice>();
         DeviceImpl->Driver = Driver;
         DeviceImpl->Device = Handles[I];
+        describeTimer(*DeviceImpl);
         Device->Impl = std::move(DeviceImpl);
         Device->Platform = Platform.get();
         logger().debug("level_zero: device '{}', executes kernels: {}, extensions '{}'",

@@ -19,19 +19,32 @@ pi_result ZeQueue::append(const char *Call, const core::Enqueue &Request, bool B
   // command may still run would reset it under the device.
   ze_event_handle_t Signal = nullptr;
   std::unique_ptr<ZeEvent> Event;
+  // A profiling queue's event: a timestamp event, and the device's time at submission
+  // (its QUEUED and SUBMIT: an immediate list submits as it appends).
+  const bool Stamped = Profiling && Request.Out != nullptr;
   if (Request.Out != nullptr || Blocking) {
-    DGLINK_TRY(Context.acquireEvent(Signal));
+    DGLINK_TRY(Context.acquireEvent(Signal, Stamped));
     // Made before the append, so that nothing can fail once the command is in.
     try {
-      Event = std::make_unique<ZeEvent>(Context, Signal);
+      uint64_t HostTicks = 0;
+      uint64_t SubmitTicks = 0;
+      const ze_result_t Timed = Stamped ? ze().zeDeviceGetGlobalTimestamps(zeDevice(Device).Device,
+                                                                           &HostTicks, &SubmitTicks)
+                                        : ZE_RESULT_SUCCESS;
+      if (Timed != ZE_RESULT_SUCCESS) {
+        Context.recycleEvent(Signal, Stamped);
+        return zeError(Timed, "zeDeviceGetGlobalTimestamps");
+      }
+      Event = Stamped ? std::make_unique<ZeEvent>(Context, Signal, zeDevice(Device), SubmitTicks)
+                      : std::make_unique<ZeEvent>(Context, Signal);
     } catch (...) {
-      Context.recycleEvent(Signal);
+      Context.recycleEvent(Signal, Stamped);
       throw;
     }
   }
   ze_result_t Result = ZE_RESULT_SUCCESS;
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::lock_guard<std::mutex> Lock(*ListMutex);
     Result =
         Append(Signal, static_cast<uint32_t>(Waits.size()), Waits.empty() ? nullptr : Waits.data());
   }
@@ -60,7 +73,8 @@ pi_result ZeQueue::finish() {
 ZeQueue::~ZeQueue() {
   if (finish() != PI_SUCCESS)
     logger().warn("level_zero: releasing a queue: {}", lastErrorMessage());
-  ze().zeCommandListDestroy(List);
+  if (OwnsList)
+    ze().zeCommandListDestroy(List);
 }
 
 pi_result ZeQueue::usmCopy(void *Dst, const void *Src, size_t Size, const core::Enqueue &Request) {

@@ -41,6 +41,8 @@ namespace dglink::level_zero {
   X(zeEventHostSynchronize)                                                                        \
   X(zeEventQueryStatus)                                                                            \
   X(zeEventHostReset)                                                                              \
+  X(zeEventQueryKernelTimestamp)                                                                   \
+  X(zeDeviceGetGlobalTimestamps)                                                                   \
   X(zeMemAllocHost)                                                                                \
   X(zeMemAllocDevice)                                                                              \
   X(zeMemAllocShared)                                                                              \

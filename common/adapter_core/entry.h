@@ -138,11 +138,14 @@ pi_result submit(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
   Request.NumWaits = NumWaits;
   // Events of no command (made from the native handle 0) are complete: the backend
   // never sees them. A command buffer's command's event stands for its latest execution
-  // (none before the first submission: complete).
+  // (none before the first submission: complete). An event of another context is waited
+  // for here, on the host: no driver takes another context's event in a wait list
+  // (OpenCL: CL_INVALID_CONTEXT; Level Zero: an event pool is of one context), and UR
+  // lets a wait list hold any (UR's CTS urEventWaitTest.WithCrossContextDependencies).
   std::vector<pi_event> Commands;
   HeldEvents Executions;
   for (pi_uint32 I = 0; I < NumWaits; ++I)
-    if (Waits[I]->Impl == nullptr || Waits[I]->OfCommand) {
+    if (Waits[I]->Impl == nullptr || Waits[I]->OfCommand || Waits[I]->Context != Queue.Context) {
       for (pi_uint32 J = 0; J < NumWaits; ++J) {
         _pi_event *Wait = Waits[J];
         if (Wait->OfCommand) {
@@ -151,7 +154,11 @@ pi_result submit(_pi_queue &Queue, pi_command_type Command, pi_uint32 NumWaits,
             continue;
           Executions.hold(Wait);
         }
-        if (Wait->Impl != nullptr)
+        if (Wait->Impl == nullptr)
+          continue;
+        if (Wait->Context != Queue.Context)
+          DGLINK_TRY(Wait->Impl->wait());
+        else
           Commands.push_back(Wait);
       }
       Request.Waits = Commands.empty() ? nullptr : Commands.data();

@@ -285,8 +285,8 @@ TEST_P(UrFromNative, PlatformAndDeviceAreTheDiscoveredOnes) {
 }
 
 // A queue and an event made from the driver's handles of dglink's own (OpenCL: the
-// cl_command_queue and cl_event; CUDA, HIP: the stream, no event); a backend that cannot
-// adopt them says so.
+// cl_command_queue and cl_event; CUDA, HIP: the stream, Level Zero: the immediate command
+// list, no event); a backend that cannot adopt them says so.
 TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   const ur_queue_handle_t Q = asUr(Queue.get());
   ur_native_handle_t NativeQueue = 0;
@@ -304,9 +304,11 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
   const ur_result_t Result =
       urQueueCreateWithNativeHandle(NativeQueue, asUr(Context.get()), asUr(Device), nullptr, &Made);
   const std::string &Backend = GetParam().Backend;
-  if (Backend == "cuda" || Backend.rfind("hip", 0) == 0) {
-    // A queue over dglink's own stream, not owned: the same stream, work through it, and
-    // the stream still dglink's queue's after the new queue goes (docs/ur.md).
+  if (Backend == "cuda" || Backend.rfind("hip", 0) == 0 || Backend == "level_zero") {
+    // A queue over dglink's own stream (command list), not owned: the same one, work
+    // through it, and it still dglink's queue's after the new queue goes (docs/ur.md).
+    // The context is of the one device: a Level Zero list, which does not say its device,
+    // needs hDevice only in a context of several.
     ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urLastError(Platform);
     ur_native_handle_t Again = 0;
     EXPECT_EQ(urQueueGetNativeHandle(Made, nullptr, &Again), UR_RESULT_SUCCESS);

@@ -189,6 +189,46 @@ TEST_F(TestDriver, UsmCopiesAndFillsWithEvents) {
   EXPECT_EQ(zeMemFree(Context, DeviceMemory), ZE_RESULT_SUCCESS);
 }
 
+// Events of a timestamp pool record when their command ran, on the clock that
+// zeDeviceGetGlobalTimestamps reads (1 ns a tick, 64 bits); others record nothing.
+TEST_F(TestDriver, TimestampEventsRecordWhenTheirCommandRan) {
+  ze_device_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  ASSERT_EQ(zeDeviceGetProperties(Device, &Properties), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(Properties.timerResolution, 1u);
+  EXPECT_EQ(Properties.kernelTimestampValidBits, 64u);
+  ze_event_pool_desc_t PoolDesc = {
+      ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+      ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, 1};
+  ze_event_pool_handle_t Stamped = nullptr;
+  ASSERT_EQ(zeEventPoolCreate(Context, &PoolDesc, 1, &Device, &Stamped), ZE_RESULT_SUCCESS);
+  ze_event_desc_t EventDesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                               ZE_EVENT_SCOPE_FLAG_HOST};
+  ze_event_handle_t Event = nullptr;
+  ASSERT_EQ(zeEventCreate(Stamped, &EventDesc, &Event), ZE_RESULT_SUCCESS);
+  ze_kernel_timestamp_result_t Times = {};
+  EXPECT_EQ(zeEventQueryKernelTimestamp(Event, &Times), ZE_RESULT_NOT_READY);
+  uint64_t HostBefore = 0, Before = 0;
+  ASSERT_EQ(zeDeviceGetGlobalTimestamps(Device, &HostBefore, &Before), ZE_RESULT_SUCCESS);
+  std::vector<uint8_t> From(1 << 20, 5), To(1 << 20, 0);
+  ASSERT_EQ(
+      zeCommandListAppendMemoryCopy(List, To.data(), From.data(), From.size(), Event, 0, nullptr),
+      ZE_RESULT_SUCCESS);
+  uint64_t HostAfter = 0, After = 0;
+  ASSERT_EQ(zeDeviceGetGlobalTimestamps(Device, &HostAfter, &After), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(To, From);
+  ASSERT_EQ(zeEventQueryKernelTimestamp(Event, &Times), ZE_RESULT_SUCCESS);
+  EXPECT_LE(Before, Times.global.kernelStart);
+  EXPECT_LE(Times.global.kernelStart, Times.global.kernelEnd);
+  EXPECT_LE(Times.global.kernelEnd, After);
+  EXPECT_LE(HostBefore, HostAfter);
+  EXPECT_EQ(zeEventQueryKernelTimestamp(Events[0], &Times), ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      << "an event of a pool without ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP";
+  EXPECT_EQ(zeEventQueryKernelTimestamp(Event, nullptr), ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  EXPECT_EQ(zeEventDestroy(Event), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeEventPoolDestroy(Stamped), ZE_RESULT_SUCCESS);
+}
+
 TEST_F(TestDriver, ModuleGlobalsHaveStorageAndInitialValues) {
   const std::vector<uint8_t> Bytes = image("device_globals");
   SKIP_WITHOUT(Bytes, "device_globals");

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,10 +61,15 @@ struct _ze_event_pool_handle_t {
   std::vector<bool> Used;
   // The devices the pool is visible to (zeEventPoolCreate's list); empty: every device.
   std::vector<_ze_device_handle_t *> Devices;
+  bool Timestamps = false; // ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP: its events record times
 };
 struct _ze_event_handle_t {
   _ze_event_pool_handle_t *Pool = nullptr;
   uint32_t Index = 0;
+  // When the command that signaled it began and ended, on the device's clock (now()),
+  // written before Signaled is set.
+  uint64_t Start = 0;
+  uint64_t End = 0;
   std::atomic<bool> Signaled{false};
 };
 struct _ze_module_build_log_handle_t {
@@ -382,6 +388,26 @@ ze_result_t ZE_APICALL deviceGetSubDevices(ze_device_handle_t Device, uint32_t *
   return ZE_RESULT_SUCCESS;
 }
 
+// The device's clock, which its timestamps and zeDeviceGetGlobalTimestamps read: the
+// host's steady clock in nanoseconds (timerResolution 1 ns, 64 valid bits). The times
+// are of this driver's host-side work, not of any hardware.
+uint64_t now() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+// Host and device timestamps at once: one clock (now()).
+ze_result_t ZE_APICALL deviceGetGlobalTimestamps(ze_device_handle_t Device, uint64_t *Host,
+                                                 uint64_t *DeviceTime) {
+  if (!isDevice(Device))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Host == nullptr || DeviceTime == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *Host = *DeviceTime = now();
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
                                            ze_device_properties_t *Properties) {
   if (!isDevice(Device))
@@ -407,6 +433,10 @@ ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
   Properties->numSubslicesPerSlice = 1;
   Properties->numSlices = 1;
   std::strncpy(Properties->name, DGLINK_TEST_DEVICE_NAME, ZE_MAX_DEVICE_NAME - 1);
+  // now()'s clock: 1 ns a tick (the 1.2 form states ticks per second), 64 bits.
+  Properties->timerResolution = Type == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? 1000000000 : 1;
+  Properties->timestampValidBits = 64;
+  Properties->kernelTimestampValidBits = 64;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -639,6 +669,7 @@ ze_result_t ZE_APICALL eventPoolCreate(ze_context_handle_t Context,
   Pool->Devices.assign(Devices, Devices + NumDevices);
   Pool->Count = Desc->count;
   Pool->Used.assign(Desc->count, false);
+  Pool->Timestamps = (Desc->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0;
   *Out = Pool;
   return ZE_RESULT_SUCCESS;
 }
@@ -686,6 +717,7 @@ ze_result_t ZE_APICALL eventDestroy(ze_event_handle_t Event) {
 ze_result_t ZE_APICALL eventHostSignal(ze_event_handle_t Event) {
   if (Event == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Event->Start = Event->End = now();
   Event->Signaled = true;
   return ZE_RESULT_SUCCESS;
 }
@@ -702,6 +734,23 @@ ze_result_t ZE_APICALL eventQueryStatus(ze_event_handle_t Event) {
   if (Event == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return Event->Signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+// When the command that signaled Event ran (global and context alike: one clock). Only
+// events of a timestamp pool record it; one not yet signaled is NOT_READY.
+ze_result_t ZE_APICALL eventQueryKernelTimestamp(ze_event_handle_t Event,
+                                                 ze_kernel_timestamp_result_t *Out) {
+  if (Event == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Out == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!Event->Pool->Timestamps)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!Event->Signaled)
+    return ZE_RESULT_NOT_READY;
+  Out->global.kernelStart = Out->context.kernelStart = Event->Start;
+  Out->global.kernelEnd = Out->context.kernelEnd = Event->End;
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL eventHostReset(ze_event_handle_t Event) {
@@ -765,9 +814,13 @@ ze_result_t checkEvents(const _ze_command_list_handle_t &List, ze_event_handle_t
   return ZE_RESULT_SUCCESS;
 }
 
-void signal(ze_event_handle_t Event) {
-  if (Event != nullptr)
+// Signals Event (if any) for a command that began at Start and ends now.
+void signal(ze_event_handle_t Event, uint64_t Start) {
+  if (Event != nullptr) {
+    Event->Start = Start;
+    Event->End = now();
     Event->Signaled = true;
+  }
 }
 
 ze_result_t ZE_APICALL appendBarrier(ze_command_list_handle_t List, ze_event_handle_t Signal,
@@ -777,7 +830,7 @@ ze_result_t ZE_APICALL appendBarrier(ze_command_list_handle_t List, ze_event_han
   std::lock_guard<std::mutex> Lock(List->Mutex);
   if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
     return Result;
-  signal(Signal);
+  signal(Signal, now());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -793,9 +846,10 @@ ze_result_t ZE_APICALL appendMemoryCopy(ze_command_list_handle_t List, void *Dst
     return Result;
   if (ze_result_t Result = checkRanges(List->Device, Dst, Src, Size); Result != ZE_RESULT_SUCCESS)
     return Result;
+  const uint64_t Start = now();
   if (Size != 0)
     std::memmove(Dst, Src, Size);
-  signal(Signal);
+  signal(Signal, Start);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -835,13 +889,14 @@ ze_result_t ZE_APICALL appendMemoryCopyRegion(ze_command_list_handle_t List, voi
           Result != ZE_RESULT_SUCCESS)
         return Result;
     }
+  const uint64_t Start = now();
   for (uint32_t Slice = 0; Slice < SrcRegion->depth; ++Slice)
     for (uint32_t Row = 0; Row < SrcRegion->height; ++Row)
       std::memmove(
           static_cast<uint8_t *>(Dst) + at(*DstRegion, DstPitch, DstSlicePitch, Row, Slice),
           static_cast<const uint8_t *>(Src) + at(*SrcRegion, SrcPitch, SrcSlicePitch, Row, Slice),
           SrcRegion->width);
-  signal(Signal);
+  signal(Signal, Start);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -860,10 +915,11 @@ ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Poi
     return Result;
   if (ze_result_t Result = checkRange(List->Device, Pointer, Size); Result != ZE_RESULT_SUCCESS)
     return Result;
+  const uint64_t Start = now();
   auto *Bytes = static_cast<uint8_t *>(Pointer);
   for (size_t Offset = 0; Offset < Size; Offset += PatternSize)
     std::memcpy(Bytes + Offset, Pattern, PatternSize);
-  signal(Signal);
+  signal(Signal, Start);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -873,7 +929,7 @@ ze_result_t ZE_APICALL appendSignalEvent(ze_command_list_handle_t List, ze_event
   if (!usableOn(*List, *Event))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   std::lock_guard<std::mutex> Lock(List->Mutex);
-  signal(Event);
+  signal(Event, now());
   return ZE_RESULT_SUCCESS;
 }
 
@@ -1344,6 +1400,7 @@ DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
   Table->pfnGetCacheProperties = deviceGetCacheProperties;
   Table->pfnGetMemoryAccessProperties = deviceGetMemoryAccessProperties;
   Table->pfnCanAccessPeer = deviceCanAccessPeer;
+  Table->pfnGetGlobalTimestamps = deviceGetGlobalTimestamps;
 })
 DGLINK_TABLE(zeGetContextProcAddrTable, ze_context_dditable_t, {
   Table->pfnCreate = contextCreate;
@@ -1372,6 +1429,7 @@ DGLINK_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t, {
   Table->pfnHostSynchronize = eventHostSynchronize;
   Table->pfnQueryStatus = eventQueryStatus;
   Table->pfnHostReset = eventHostReset;
+  Table->pfnQueryKernelTimestamp = eventQueryKernelTimestamp;
 })
 DGLINK_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t, {
   Table->pfnAllocShared = memAllocShared;
