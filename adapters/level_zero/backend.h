@@ -67,6 +67,9 @@ public:
   // A queue over the caller's immediate command list (a queue's native handle).
   pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
                        std::unique_ptr<core::QueueImpl> &Impl) override;
+  // The caller's ze_event_handle_t, checked with zeEventQueryStatus; it names no list.
+  pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                       std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
   // The lock of an immediate command list's appends, one per list however many queues
   // are over it (a queue and the queues adopted from its native handle).
   std::shared_ptr<std::mutex> listMutex(ze_command_list_handle_t List);
@@ -112,6 +115,13 @@ public:
   ZeEvent(ZeContext &TheContext, ze_event_handle_t TheEvent, const ZeDevice &TheDevice,
           uint64_t TheSubmitTicks)
       : Context(TheContext), Event(TheEvent), Device(&TheDevice), SubmitTicks(TheSubmitTicks) {}
+  // An event of the caller's (urEventCreateWithNativeHandle): never waited for at the end
+  // nor recycled; destroyed with this one only where the caller handed it over.
+  struct Callers {
+    bool Owned;
+  };
+  ZeEvent(ZeContext &TheContext, ze_event_handle_t TheEvent, Callers How)
+      : Context(TheContext), Event(TheEvent), FromCaller(true), CallerOwned(How.Owned) {}
   ~ZeEvent() override;
   pi_result wait() override;
   pi_result status(pi_int32 &Status) override;
@@ -127,6 +137,8 @@ private:
   bool Submitted = true;
   const ZeDevice *Device = nullptr; // a profiling queue's (its event has timestamps)
   uint64_t SubmitTicks = 0;
+  const bool FromCaller = false;
+  const bool CallerOwned = false;
 };
 
 class ZeQueue final : public core::QueueImpl {

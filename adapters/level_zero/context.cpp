@@ -113,4 +113,17 @@ pi_result ZeContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
   return PI_SUCCESS;
 }
 
+pi_result ZeContext::adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                                std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) {
+  auto *Event = reinterpret_cast<ze_event_handle_t>(Native);
+  const ze_result_t Result =
+      Event == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ze().zeEventQueryStatus(Event);
+  if (Result != ZE_RESULT_SUCCESS && Result != ZE_RESULT_NOT_READY)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: native handle {:#x} is no Level Zero event ({})",
+                Function, Native, zeResultName(Result));
+  Impl = std::make_unique<ZeEvent>(*this, Event, ZeEvent::Callers{Owned});
+  NativeQueue = 0;
+  return PI_SUCCESS;
+}
+
 } // namespace dglink::level_zero

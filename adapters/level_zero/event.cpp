@@ -8,6 +8,11 @@ namespace dglink::level_zero {
 
 // The command may still be running: wait before the event is reused.
 ZeEvent::~ZeEvent() {
+  if (FromCaller) {
+    if (CallerOwned)
+      ze().zeEventDestroy(Event);
+    return;
+  }
   if (Submitted)
     ze().zeEventHostSynchronize(Event, UINT64_MAX);
   Context.recycleEvent(Event, Device != nullptr);

@@ -326,6 +326,22 @@ pi_result StreamContext::adoptQueue(const char *Function, uintptr_t Native, bool
   return PI_SUCCESS;
 }
 
+pi_result StreamContext::adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                                    std::unique_ptr<core::EventImpl> &Impl,
+                                    uintptr_t &NativeQueue) {
+  Driver &D = driver();
+  DGLINK_TRY(D.makeCurrent(first().Ordinal));
+  const auto E = reinterpret_cast<Event>(Native);
+  bool Complete = false;
+  if (D.query(E, Complete) != PI_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: native handle {:#x} is no {} event ({})", Function,
+                Native, streamBackend().label(), lastErrorMessage());
+  // Waits and queries work in any device's context; the event is no device's to recycle.
+  Impl = std::make_unique<StreamEvent>(first(), E, StreamEvent::Callers{Owned});
+  NativeQueue = 0;
+  return PI_SUCCESS;
+}
+
 pi_result StreamContext::createBuffer(size_t Size, const void *CopyFrom,
                                       std::unique_ptr<core::MemImpl> &Impl) {
   Driver &D = driver();

@@ -94,6 +94,11 @@ pi_uint64 hostNanoseconds() {
 }
 
 StreamEvent::~StreamEvent() {
+  if (FromCaller) {
+    if (CallerOwned)
+      driver().destroyEvent(Handle);
+    return;
+  }
   if (Clock != nullptr) {
     if (Handle != nullptr)
       driver().destroyEvent(Handle);

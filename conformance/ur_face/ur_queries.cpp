@@ -339,20 +339,31 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
                                       &Written),
               UR_RESULT_SUCCESS)
         << urLastError(Platform);
+    // The write's driver event, adopted (not owned): an event of no queue, which a wait
+    // list orders after and which is complete once the write is; it stays the write's.
     ur_native_handle_t NativeEvent = 0;
     ASSERT_EQ(urEventGetNativeHandle(Written, &NativeEvent), UR_RESULT_SUCCESS);
     ur_event_handle_t Adopted = nullptr;
-    EXPECT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
-              UR_RESULT_ERROR_UNSUPPORTED_FEATURE)
-        << "events from native handles are not served on " << Backend;
+    ASSERT_EQ(urEventCreateWithNativeHandle(NativeEvent, asUr(Context.get()), nullptr, &Adopted),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    ur_queue_handle_t OfAdopted = asUr(Queue.get());
+    EXPECT_EQ(urEventGetInfo(Adopted, UR_EVENT_INFO_COMMAND_QUEUE, handleBytes<ur_queue_handle_t>(),
+                             &OfAdopted, nullptr),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(OfAdopted, nullptr) << "a driver event of " << Backend << " names no queue";
     EXPECT_EQ(urQueueRelease(Made), UR_RESULT_SUCCESS);
     // The stream outlives the adopted queue, which did not own it.
     EXPECT_EQ(
-        urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Written, nullptr),
+        urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Adopted, nullptr),
         UR_RESULT_SUCCESS)
         << urLastError(Platform);
     EXPECT_EQ(Back, Data);
+    EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
+    EXPECT_EQ(urEventRelease(Adopted), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urEventWait(1, &Written), UR_RESULT_SUCCESS) << "not owned: still the write's";
     EXPECT_EQ(urEventRelease(Written), UR_RESULT_SUCCESS);
+
     EXPECT_EQ(urMemRelease(Buffer), UR_RESULT_SUCCESS);
     EXPECT_EQ(urQueueFinish(Q), UR_RESULT_SUCCESS);
     return;

@@ -128,6 +128,9 @@ public:
   // the context the stream belongs to; Owned: the queue destroys it at the end.
   pi_result adoptQueue(const char *Function, uintptr_t Native, bool Owned, _pi_queue &Queue,
                        std::unique_ptr<core::QueueImpl> &Impl) override;
+  // The caller's CUevent / hipEvent_t, checked with the driver's query; it names no stream.
+  pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
+                       std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
   // Virtual memory (virtual_memory.cpp): the driver's, for every device of the context.
   pi_result memoryGranularity(const char *Function, const _pi_device &Device, bool Recommended,
                               size_t &Out) override;
@@ -197,6 +200,13 @@ pi_result timedEventNow(Driver &D, Stream S, Event &Out);
 class StreamEvent final : public core::EventImpl {
 public:
   StreamEvent(ContextDevice &TheDevice, Event TheEvent) : On(TheDevice), Handle(TheEvent) {}
+  // An event of the caller's (urEventCreateWithNativeHandle): never recycled, destroyed
+  // with this one only where the caller handed it over.
+  struct Callers {
+    bool Owned;
+  };
+  StreamEvent(ContextDevice &TheDevice, Event TheEvent, Callers How)
+      : On(TheDevice), Handle(TheEvent), FromCaller(true), CallerOwned(How.Owned) {}
   // recycled: re-recording it later only moves its completion; a profiled event's
   // timed events are destroyed
   ~StreamEvent() override;
@@ -213,6 +223,8 @@ public:
   const ProfilingBase *Clock = nullptr;
   Event Start = nullptr;
   pi_uint64 QueuedNanoseconds = 0;
+  const bool FromCaller = false;
+  const bool CallerOwned = false;
 };
 
 class StreamQueue final : public core::QueueImpl {
