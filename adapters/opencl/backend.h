@@ -428,8 +428,14 @@ public:
   bool nativeHandle(uintptr_t &Out) const override {
     return What == Kind::Buffer && core::nativeHandleOf(Mem, Out);
   }
+  void *deviceAddress() const override { return Svm; }
   Kind What = Kind::Buffer;
   cl_mem Mem = nullptr;
+  // A buffer made over an SVM allocation of its own (lowered device-global storage): the
+  // allocation, in SvmContext; freed by the buffer's destructor callback (once no command
+  // uses the buffer), or here where there is no buffer yet.
+  void *Svm = nullptr;
+  cl_context SvmContext = nullptr;
   cl_mem_object_type ObjectType = CL_MEM_OBJECT_BUFFER;
   cl_program Program = nullptr;
   std::string Name;
@@ -471,6 +477,10 @@ public:
                     ClMem *&Out);
   // Whether kernel Name takes the storage as its last argument.
   bool takesStorage(const _pi_program &Program, const std::string &Name) const;
+  // Whether Device's storage is a buffer over SVM (device addresses), and making it.
+  bool svmStorage(const _pi_device &Device) const;
+  pi_result svmBuffer(const char *Function, const _pi_program &Program, const _pi_device &Device,
+                      const std::vector<uint8_t> &Contents, ClMem &Made);
 
   ClContext &Context;
   cl_program Program;

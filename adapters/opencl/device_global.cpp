@@ -6,6 +6,68 @@
 
 namespace dglink::opencl {
 
+// Storage in SVM where the context serves USM through it and the device has buffer SVM:
+// the buffer is made over an SVM allocation (OpenCL 2.0: a buffer with CL_MEM_USE_HOST_PTR
+// and an SVM pointer has that memory as its storage), so that its variables have device
+// addresses (urProgramGetGlobalVariablePointer) that USM copies and kernels' pointer
+// arguments take, while reads, writes and launches keep using the buffer.
+bool ClProgram::svmStorage(const _pi_device &Device) const {
+  if (Context.Usm == PI_USM_MECHANISM_NONE || Context.SvmUnusable)
+    return false;
+  const auto Svm = deviceScalar<cl_device_svm_capabilities>(clDevice(Device).Device,
+                                                            CL_DEVICE_SVM_CAPABILITIES, 0);
+  return (Svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+// The SVM allocation, the buffer over it and its initial contents, written through a
+// queue of the program's own (coarse-grained SVM is not the host's to write).
+pi_result ClProgram::svmBuffer(const char *Function, const _pi_program &Owner,
+                               const _pi_device &Device, const std::vector<uint8_t> &Contents,
+                               ClMem &Made) {
+  const auto failed = [&](const char *ClFunction, cl_int Error) {
+    return fail(toPiResult(Error),
+                "{}: {} failed with {} ({}) for the {} bytes of device-global storage of program "
+                "{} on device '{}'",
+                Function, ClFunction, clErrorName(Error), Error, Contents.size(), fmt::ptr(&Owner),
+                Device.Description.Name);
+  };
+  Made.Svm = clSVMAlloc(Context.Context, CL_MEM_READ_WRITE, Contents.size(), 0);
+  if (Made.Svm == nullptr)
+    return failed("clSVMAlloc", CL_OUT_OF_RESOURCES);
+  Made.SvmContext = Context.Context;
+  cl_int Error = CL_SUCCESS;
+  cl_mem Buffer = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                 Contents.size(), Made.Svm, &Error);
+  if (Error != CL_SUCCESS)
+    return failed("clCreateBuffer (CL_MEM_USE_HOST_PTR over SVM)", Error);
+  // The allocation goes when the buffer does: after the last command that uses it.
+  auto Free = std::make_unique<std::pair<cl_context, void *>>(Context.Context, Made.Svm);
+  Error = clSetMemObjectDestructorCallback(
+      Buffer,
+      [](cl_mem, void *Data) {
+        std::unique_ptr<std::pair<cl_context, void *>> Owned(
+            static_cast<std::pair<cl_context, void *> *>(Data));
+        clSVMFree(Owned->first, Owned->second);
+      },
+      Free.get());
+  if (Error != CL_SUCCESS) {
+    clReleaseMemObject(Buffer);
+    return failed("clSetMemObjectDestructorCallback", Error);
+  }
+  Free.release(); // NOLINT(bugprone-unused-return-value): the callback owns it
+  Made.Mem = Buffer;
+  cl_command_queue Queue =
+      clCreateCommandQueueWithProperties(Context.Context, clDevice(Device).Device, nullptr, &Error);
+  if (Error != CL_SUCCESS)
+    return failed("clCreateCommandQueueWithProperties", Error);
+  Error = clEnqueueWriteBuffer(Queue, Made.Mem, CL_TRUE, 0, Contents.size(), Contents.data(), 0,
+                               nullptr, nullptr);
+  clReleaseCommandQueue(Queue);
+  if (Error != CL_SUCCESS)
+    return failed("clEnqueueWriteBuffer", Error);
+  return PI_SUCCESS;
+}
+
 pi_result ClProgram::storage(const char *Function, const _pi_program &Owner,
                              const _pi_device &Device, ClMem *&Out) {
   std::lock_guard<std::mutex> Lock(Mutex);
@@ -33,8 +95,12 @@ pi_result ClProgram::storage(const char *Function, const _pi_program &Owner,
   Storage.reserve(Storage.size() + 1); // nothing throws once the buffer exists
   auto Made = std::make_unique<ClMem>(nullptr);
   cl_int Error = CL_SUCCESS;
-  Made->Mem = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Contents.size(), Contents.data(), &Error);
+  if (svmStorage(Device)) {
+    DGLINK_TRY(svmBuffer(Function, Owner, Device, Contents, *Made));
+  } else {
+    Made->Mem = clCreateBuffer(Context.Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               Contents.size(), Contents.data(), &Error);
+  }
   if (Error != CL_SUCCESS)
     return fail(toPiResult(Error),
                 "{}: clCreateBuffer failed with {} ({}) for the {} bytes of device-global storage "

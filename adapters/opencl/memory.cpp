@@ -8,6 +8,8 @@ namespace dglink::opencl {
 ClMem::~ClMem() {
   if (Mem != nullptr)
     clReleaseMemObject(Mem);
+  else if (Svm != nullptr)
+    clSVMFree(SvmContext, Svm);
 }
 
 pi_result ClContext::createBuffer(size_t Size, const void *CopyFrom,

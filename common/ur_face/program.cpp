@@ -543,8 +543,9 @@ ur_result_t urProgramGetBuildInfo(ur_program_handle_t hProgram, ur_device_handle
 }
 DGLINK_UR_CATCH_ALL
 
-// The device address of a device global (a backend that finds globals by name).
-// OpenCL's lowered storage is a buffer the adapter owns, with no pointer to hand out.
+// The device address of a device global (a backend that finds globals by name). OpenCL's
+// lowered storage is a buffer the adapter owns: it has an address where the buffer is
+// made over SVM (docs/opencl-lowering.md), else there is no pointer to hand out.
 ur_result_t urProgramGetGlobalVariablePointer(ur_device_handle_t hDevice,
                                               ur_program_handle_t hProgram,
                                               const char *pGlobalVariableName,
@@ -560,12 +561,18 @@ ur_result_t urProgramGetGlobalVariablePointer(ur_device_handle_t hDevice,
   size_t Size = 0;
   DGLINK_UR_TRY(dglink::core::lookupDeviceGlobal(__func__, *core(hProgram), *core(hDevice),
                                                  pGlobalVariableName, Location, Size));
-  if (Location.Buffer != nullptr)
+  void *Address = dglink::core::locationAddress<void *>(Location);
+  if (Location.Buffer != nullptr) {
+    auto *Base =
+        static_cast<char *>(static_cast<dglink::core::MemImpl *>(Location.Buffer)->deviceAddress());
+    Address = Base != nullptr ? Base + Location.Address : nullptr;
+  }
+  if (Address == nullptr)
     return failUr(UR_RESULT_ERROR_UNSUPPORTED_FEATURE,
                   "{}: device global '{}' lives in storage the adapter owns (lowered for "
                   "OpenCL) and has no device pointer; use urEnqueueDeviceGlobalVariableRead/Write",
                   __func__, dglink::clip(pGlobalVariableName));
-  *ppGlobalVariablePointerRet = dglink::core::locationAddress<void *>(Location);
+  *ppGlobalVariablePointerRet = Address;
   if (pGlobalVariableSizeRet != nullptr)
     *pGlobalVariableSizeRet = Size;
   return UR_RESULT_SUCCESS;

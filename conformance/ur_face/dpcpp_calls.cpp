@@ -484,6 +484,67 @@ TEST_P(UrProgramMetadata, GlobalIdMappingAsUrCtsPassesIt) {
   }
 }
 
+// urProgramGetGlobalVariablePointer's address is the variable itself: a USM copy from it
+// sees a write by name, a write by name sees a USM copy into it, and a kernel's &dg_target
+// is that address. Only OpenCL storage in a plain buffer (a context without SVM) has no
+// address, and says so.
+TEST_P(UrProgramMetadata, GlobalVariablePointerIsTheVariable) {
+  // Built as the harness builds the scenarios' programs (on OpenCL: the lowered image).
+  ProgramHandle Built;
+  ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Built));
+  const ur_program_handle_t P = asUr(Built.get());
+  const ur_queue_handle_t Q = asUr(Queue.get());
+  size_t Size = 0;
+  void *Pointer = nullptr;
+  const ur_result_t Result =
+      urProgramGetGlobalVariablePointer(asUr(Device), P, "dg_target", &Size, &Pointer);
+  if (Result == UR_RESULT_ERROR_UNSUPPORTED_FEATURE && GetParam().Backend == "opencl" &&
+      usmMechanism() == PI_USM_MECHANISM_NONE) {
+    EXPECT_NE(urLastError(Platform).find("no device pointer"), std::string::npos)
+        << urLastError(Platform);
+    GTEST_SKIP() << "the context has no SVM: the storage is a plain buffer";
+  }
+  ASSERT_EQ(Result, UR_RESULT_SUCCESS) << urLastError(Platform);
+  EXPECT_EQ(Size, sizeof(int32_t));
+  ASSERT_NE(Pointer, nullptr);
+  const int32_t ByName = 0x7A7A01;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableWrite(Q, P, "dg_target", true, sizeof(ByName), 0, &ByName,
+                                               0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  int32_t Seen = 0;
+  ASSERT_EQ(urEnqueueUSMMemcpy(Q, true, &Seen, Pointer, sizeof(Seen), 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Seen, ByName);
+  const int32_t ByPointer = 0x0BADF00D;
+  ASSERT_EQ(
+      urEnqueueUSMMemcpy(Q, true, Pointer, &ByPointer, sizeof(ByPointer), 0, nullptr, nullptr),
+      UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Q, P, "dg_target", true, sizeof(Seen), 0, &Seen, 0,
+                                              nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Seen, ByPointer);
+  if (!executesKernels())
+    return; // the Level Zero test driver: the copies are what it can show
+  ur_kernel_handle_t Store = nullptr;
+  ASSERT_EQ(urKernelCreate(P, "dg_store_address", &Store), UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  const size_t One = 1;
+  const ur_result_t Launched = urEnqueueKernelLaunchWithArgsExp(
+      Q, Store, 1, nullptr, &One, &One, 0, nullptr, nullptr, 0, nullptr, nullptr);
+  EXPECT_EQ(urKernelRelease(Store), UR_RESULT_SUCCESS);
+  ASSERT_EQ(Launched, UR_RESULT_SUCCESS) << urLastError(Platform);
+  void *FromKernel = nullptr;
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Q, P, "dg_pointer", true, sizeof(FromKernel), 0,
+                                              &FromKernel, 0, nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(FromKernel, Pointer) << "the kernel's &dg_target";
+}
+
 // A mapping to a symbol the module lacks: the copy names the unique id and the symbol.
 TEST_P(UrProgramMetadata, GlobalIdMappingToAMissingSymbol) {
   if (deviceGlobalMechanism() != PI_DEVICE_GLOBAL_MECHANISM_NATIVE)

@@ -26,6 +26,9 @@ inline ur_queue_handle_t asUr(pi_queue Queue) { return reinterpret_cast<ur_queue
 inline ur_kernel_handle_t asUr(pi_kernel Kernel) {
   return reinterpret_cast<ur_kernel_handle_t>(Kernel);
 }
+inline ur_program_handle_t asUr(pi_program Program) {
+  return reinterpret_cast<ur_program_handle_t>(Program);
+}
 
 // The message the platform's UR adapter gave last on this thread.
 inline std::string urLastError(pi_platform Platform) {

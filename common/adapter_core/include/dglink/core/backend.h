@@ -201,6 +201,9 @@ public:
 class MemImpl : public BackendObject {
 public:
   ~MemImpl() override; // frees the memory (a sub-buffer's view frees nothing)
+  // The memory's device address, where it has one that USM commands and kernels' pointer
+  // arguments take (OpenCL: a buffer over an SVM allocation); null otherwise.
+  virtual void *deviceAddress() const { return nullptr; }
 };
 
 class KernelImpl : public BackendObject {
