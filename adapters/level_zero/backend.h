@@ -31,9 +31,9 @@ public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Device, Out); }
   ze_driver_handle_t Driver = nullptr;
   ze_device_handle_t Device = nullptr;
-  // The device's timer (profiling): nanoseconds a tick, and the valid low bits of its
-  // global timestamps (zeDeviceGetGlobalTimestamps) and of its kernel timestamps.
-  uint64_t TimerResolutionNs = 1;
+  // The device's timer (profiling): ticks a second, and the valid low bits of its global
+  // timestamps (zeDeviceGetGlobalTimestamps) and of its kernel timestamps.
+  uint64_t TicksPerSecond = 1000000000;
   uint32_t TimestampBits = 64;
   uint32_t KernelTimestampBits = 64;
 };

@@ -108,6 +108,16 @@ pi_result ZeContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
     Queue.Device = Devices.front();
   }
   auto *List = reinterpret_cast<ze_command_list_handle_t>(Native);
+  {
+    // A list a queue of this context holds stays that queue's: it cannot be handed over.
+    std::lock_guard<std::mutex> Lock(ListMutexesMutex);
+    const auto Known = ListMutexes.find(List);
+    if (Owned && Known != ListMutexes.end() && !Known->second.expired())
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: command list {:#x} belongs to a live queue of this context; it can be "
+                  "adopted only without ownership",
+                  Function, Native);
+  }
   Queue.Properties = 0; // in order, no profiling: the list's events carry no timestamps
   Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List, listMutex(List), false, Owned);
   return PI_SUCCESS;

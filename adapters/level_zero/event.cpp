@@ -39,7 +39,7 @@ uint64_t after(uint64_t Reference, uint64_t Value, uint32_t Bits) {
 
 // QUEUED and SUBMIT: the device's time when the command was appended; START, END and
 // COMPLETE: the event's kernel timestamps (global), each placed after the one before, as
-// the device's counters have fewer bits than 64; nanoseconds from the timer's ticks.
+// the device's counters have fewer bits than 64; nanoseconds from the ticks a second.
 pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
   if (Device == nullptr)
     return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
@@ -55,7 +55,9 @@ pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds
     if (Point != PI_PROFILING_INFO_COMMAND_START)
       Ticks = after(Ticks, Stamps.global.kernelEnd, Device->KernelTimestampBits);
   }
-  Nanoseconds = Ticks * Device->TimerResolutionNs;
+  // Whole seconds and the rest apart: no overflow for timers up to 18 GHz.
+  const uint64_t PerSecond = Device->TicksPerSecond;
+  Nanoseconds = Ticks / PerSecond * 1000000000U + Ticks % PerSecond * 1000000000U / PerSecond;
   return PI_SUCCESS;
 }
 

@@ -174,15 +174,25 @@ struct DriverInfo {
   std::string Extensions;    // the driver's extension names
 };
 
-// The timer profiling reads (ze_device_properties_t's 1.0 form: nanoseconds a tick). A
-// driver that states no resolution or no valid bits is taken as 1 ns and 64 bits.
+// The timer profiling reads: ze_device_properties_t's 1.2 form states ticks a second
+// exactly (the 1.0 form's whole nanoseconds a tick would round 83.3 ns to 83); a driver
+// without it answers the 1.0 form. One that states no resolution or no valid bits is
+// taken as 1 ns and 64 bits.
 void describeTimer(ZeDevice &Device) {
   ze_device_properties_t Properties = {};
-  Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  if (ze().zeDeviceGetProperties(Device.Device, &Properties) != ZE_RESULT_SUCCESS)
-    return;
-  if (Properties.timerResolution != 0)
-    Device.TimerResolutionNs = Properties.timerResolution;
+  Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
+  if (ze().zeDeviceGetProperties(Device.Device, &Properties) == ZE_RESULT_SUCCESS &&
+      Properties.stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 &&
+      Properties.timerResolution != 0) {
+    Device.TicksPerSecond = Properties.timerResolution;
+  } else {
+    Properties = {};
+    Properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    if (ze().zeDeviceGetProperties(Device.Device, &Properties) != ZE_RESULT_SUCCESS)
+      return;
+    if (Properties.timerResolution != 0)
+      Device.TicksPerSecond = 1000000000 / Properties.timerResolution;
+  }
   if (Properties.timestampValidBits != 0)
     Device.TimestampBits = Properties.timestampValidBits;
   if (Properties.kernelTimestampValidBits != 0)

@@ -238,6 +238,10 @@ public:
   // The SVM allocation of this context that holds [Pointer, Pointer + Size): its start
   // and size, else false.
   bool svmAllocationOf(const void *Pointer, size_t Size, void *&Base, size_t &BaseSize);
+  // The SVM allocations of device-global storage (ClProgram::svmBuffer), which
+  // svmAllocationOf also finds and a USM free never frees.
+  void addStorageAllocation(void *Pointer, size_t Size);
+  void removeStorageAllocation(void *Pointer);
   // The live queues of the context, which an SVM free waits for (freeUsm).
   void addQueue(cl_command_queue Queue);
   void removeQueue(cl_command_queue Queue);
@@ -269,6 +273,7 @@ private:
     size_t Size;
   };
   std::map<uintptr_t, UsmAllocation> UsmAllocations; // by start; guarded by UsmMutex
+  std::map<uintptr_t, size_t> StorageAllocations;    // by start; guarded by UsmMutex
   std::mutex QueuesMutex;
   // A queue adopted from a native handle may be a second ClQueue over the same OpenCL
   // queue: each counts once.

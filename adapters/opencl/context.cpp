@@ -57,15 +57,35 @@ bool ClContext::svmAllocationOf(const void *Pointer, size_t Size, void *&Base, s
     return false;
   const auto Address = reinterpret_cast<uintptr_t>(Pointer);
   std::lock_guard<std::mutex> Lock(UsmMutex);
-  auto After = UsmAllocations.upper_bound(Address);
-  if (After == UsmAllocations.begin())
-    return false;
-  const auto &[Start, Allocation] = *std::prev(After);
-  if (Address - Start > Allocation.Size || Size > Allocation.Size - (Address - Start))
-    return false;
-  Base = reinterpret_cast<void *>(Start);
-  BaseSize = Allocation.Size;
-  return true;
+  // The caller's allocations, then the device-global storage's (whose addresses callers
+  // get from urProgramGetGlobalVariablePointer).
+  const auto holds = [&](uintptr_t Start, size_t Bytes) {
+    if (Address - Start > Bytes || Size > Bytes - (Address - Start))
+      return false;
+    Base = reinterpret_cast<void *>(Start);
+    BaseSize = Bytes;
+    return true;
+  };
+  if (auto After = UsmAllocations.upper_bound(Address); After != UsmAllocations.begin()) {
+    const auto &[Start, Allocation] = *std::prev(After);
+    if (holds(Start, Allocation.Size))
+      return true;
+  }
+  if (auto After = StorageAllocations.upper_bound(Address); After != StorageAllocations.begin()) {
+    const auto &[Start, Bytes] = *std::prev(After);
+    return holds(Start, Bytes);
+  }
+  return false;
+}
+
+void ClContext::addStorageAllocation(void *Pointer, size_t Size) {
+  std::lock_guard<std::mutex> Lock(UsmMutex);
+  StorageAllocations[reinterpret_cast<uintptr_t>(Pointer)] = Size;
+}
+
+void ClContext::removeStorageAllocation(void *Pointer) {
+  std::lock_guard<std::mutex> Lock(UsmMutex);
+  StorageAllocations.erase(reinterpret_cast<uintptr_t>(Pointer));
 }
 
 } // namespace dglink::opencl

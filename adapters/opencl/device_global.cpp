@@ -77,7 +77,7 @@ pi_result ClProgram::storage(const char *Function, const _pi_program &Owner,
       return PI_SUCCESS;
     }
   // One buffer per device: a program's variables on two devices are two instances. The
-  // initial contents go in with the buffer, so no queue is needed. Checked before
+  // initial contents go in with the buffer (over SVM: through a queue of its own). Checked before
   // anything is allocated: a corrupt or hostile size must not make the host allocate
   // and zero gigabytes.
   const uint64_t Needed = Owner.Metadata.Lowered->Size;
@@ -108,6 +108,8 @@ pi_result ClProgram::storage(const char *Function, const _pi_program &Owner,
                 Function, clErrorName(Error), Error, Contents.size(), fmt::ptr(&Owner),
                 Device.Description.Name);
   Out = Made.get();
+  if (Made->Svm != nullptr)
+    Context.addStorageAllocation(Made->Svm, Contents.size());
   Storage.emplace_back(&Device, std::move(Made));
   return PI_SUCCESS;
 }

@@ -177,10 +177,20 @@ pi_result ClContext::freeUsm(void *Pointer) {
   // UrUsmPools.ConcurrentAllocationsAndFrees on the GPU host; Intel's driver waits for
   // every queue of the context too). Both paths wait for every queue of the context here,
   // then free without waiting.
+  // The queues are taken (retained) under the lock and finished outside it: a queue that
+  // waits for a user event must not hold back the thread that will set it, should that
+  // thread make or release a queue of the context meanwhile.
+  std::vector<cl_command_queue> Live;
   {
     std::lock_guard<std::mutex> QueuesLock(QueuesMutex);
+    Live.reserve(Queues.size());
     for (cl_command_queue Queue : Queues)
-      clFinish(Queue);
+      if (clRetainCommandQueue(Queue) == CL_SUCCESS)
+        Live.push_back(Queue);
+  }
+  for (cl_command_queue Queue : Live) {
+    clFinish(Queue);
+    clReleaseCommandQueue(Queue);
   }
   freeWith(Pointer);
   return PI_SUCCESS;

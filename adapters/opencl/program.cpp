@@ -408,6 +408,9 @@ pi_result ClContext::createProgram(const char *Function, const core::ProgramSour
 }
 
 ClProgram::~ClProgram() {
+  for (const auto &Each : Storage)
+    if (Each.second->Svm != nullptr)
+      Context.removeStorageAllocation(Each.second->Svm);
   Storage.clear();
   NamedGlobals.clear();
   if (Program != nullptr)

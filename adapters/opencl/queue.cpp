@@ -29,6 +29,8 @@ pi_result unreachable(const ClMem *Mem, const char *Function) {
 
 } // namespace
 
+// A guard: the core waits for other contexts' events on the host (core::submit) and
+// hands a backend only events of the queue's context.
 pi_result checkSameContext(const core::Enqueue &Request, const ClContext &Context) {
   for (pi_uint32 I = 0; I < Request.NumWaits; ++I)
     if (Request.Waits[I]->Context != &Context.Owner)

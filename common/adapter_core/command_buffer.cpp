@@ -803,6 +803,12 @@ pi_result enqueueCommandBuffer(const char *Function, pi_queue Queue,
                         "{}: the queue is not of the command buffer's context and device '{}'",
                         Function, CommandBuffer->Device->Description.Name);
   DGLINK_TRY(checkWaitList(NumEventsInWaitList, EventWaitList));
+  // Events of another context are waited for on the host (as submit does), before the
+  // command buffer's lock: not while an update or another submission waits behind it.
+  for (pi_uint32 I = 0; I < NumEventsInWaitList; ++I)
+    if (EventWaitList[I]->Context != Queue->Context && EventWaitList[I]->Impl != nullptr &&
+        !EventWaitList[I]->OfCommand)
+      DGLINK_TRY(EventWaitList[I]->Impl->wait());
 
   const std::lock_guard<std::mutex> Lock(CommandBuffer->Mutex);
   // After the wait list and the previous submission (which may be on another queue).

@@ -527,6 +527,17 @@ TEST_P(UrProgramMetadata, GlobalVariablePointerIsTheVariable) {
             UR_RESULT_SUCCESS)
       << urLastError(Platform);
   EXPECT_EQ(Seen, ByPointer);
+  // A fill there (on OpenCL SVM, through a buffer over the storage's allocation).
+  const int32_t Filled = 0x5A5A5A5A;
+  ASSERT_EQ(
+      urEnqueueUSMFill(Q, Pointer, sizeof(Filled), &Filled, sizeof(Filled), 0, nullptr, nullptr),
+      UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  ASSERT_EQ(urEnqueueDeviceGlobalVariableRead(Q, P, "dg_target", true, sizeof(Seen), 0, &Seen, 0,
+                                              nullptr, nullptr),
+            UR_RESULT_SUCCESS)
+      << urLastError(Platform);
+  EXPECT_EQ(Seen, Filled);
   if (!executesKernels())
     return; // the Level Zero test driver: the copies are what it can show
   ur_kernel_handle_t Store = nullptr;
