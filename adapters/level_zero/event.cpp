@@ -24,12 +24,15 @@ pi_result ZeEvent::wait() {
 }
 
 namespace {
+// The mask of a counter's Bits valid low bits.
+uint64_t validMask(uint32_t Bits) { return Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1; }
+
 // A timestamp of Bits valid bits, read after the full-width time Reference: the first
 // time at or after Reference whose low Bits bits are Value's (a counter wraps).
 uint64_t after(uint64_t Reference, uint64_t Value, uint32_t Bits) {
   if (Bits >= 64)
     return Value < Reference ? Reference : Value;
-  const uint64_t Mask = (uint64_t{1} << Bits) - 1;
+  const uint64_t Mask = validMask(Bits);
   uint64_t Time = (Reference & ~Mask) | (Value & Mask);
   if (Time < Reference)
     Time += Mask + 1;
@@ -45,9 +48,7 @@ pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds
     return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                 "piEventGetProfilingInfo: the event's command was not enqueued on a profiling "
                 "queue of the Level Zero adapter");
-  uint64_t Ticks =
-      SubmitTicks &
-      (Device->TimestampBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << Device->TimestampBits) - 1);
+  uint64_t Ticks = SubmitTicks & validMask(Device->TimestampBits);
   if (Point != PI_PROFILING_INFO_COMMAND_QUEUED && Point != PI_PROFILING_INFO_COMMAND_SUBMIT) {
     ze_kernel_timestamp_result_t Stamps = {};
     DGLINK_ZE(zeEventQueryKernelTimestamp, Event, &Stamps);
