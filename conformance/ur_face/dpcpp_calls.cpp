@@ -761,10 +761,15 @@ TEST_P(DpcppReplay, DeviceGlobalsAsDpcppUsesThem) {
   };
   for (const Usmptr &Global : {Usmptr{"db_shared_uid", &Initial, 1, &Shared},
                                Usmptr{"db_table_uid", TableInitial.data(), 16, &Table}}) {
-    ASSERT_EQ(urUSMDeviceAlloc(Context, asUr(Device), nullptr, nullptr,
-                               Global.Count * sizeof(int32_t), Global.At),
-              UR_RESULT_SUCCESS)
-        << urLastError(Platform);
+    const ur_result_t Allocated = urUSMDeviceAlloc(Context, asUr(Device), nullptr, nullptr,
+                                                   Global.Count * sizeof(int32_t), Global.At);
+    // NVIDIA's OpenCL serves no USM in a context of several GPUs (docs/opencl.md): the
+    // adapter's documented refusal, with its reason, and nothing for DPC++ to run on.
+    if (Allocated == UR_RESULT_ERROR_INVALID_OPERATION && Devices.size() > 1 &&
+        urLastError(Platform).find("serves SVM only in a context of one device") !=
+            std::string::npos)
+      GTEST_SKIP() << urLastError(Platform);
+    ASSERT_EQ(Allocated, UR_RESULT_SUCCESS) << urLastError(Platform);
     ASSERT_EQ(urEnqueueUSMMemcpy(Queue, false, *Global.At, Global.Initial,
                                  Global.Count * sizeof(int32_t), 0, nullptr, nullptr),
               UR_RESULT_SUCCESS)
