@@ -376,6 +376,12 @@ public:
     return PI_SUCCESS;
   }
   std::vector<std::string> kernelNames(stream::Module) override { return {}; }
+  bool functionName(stream::FunctionHandle F, std::string &Name) override {
+    return hip().FunctionName != nullptr && hip().FunctionName(hipFunction(F), Name);
+  }
+  bool pointerRange(const void *Pointer, stream::PointerRange &Out) override {
+    return hip().PointerRange != nullptr && hip().PointerRange(Pointer, Out);
+  }
   int maxThreadsPerBlock(stream::FunctionHandle F) override {
     int Value = 0;
     return hip().FuncMaxThreadsPerBlock(&Value, hipFunction(F)) == HipSuccess ? Value : 0;

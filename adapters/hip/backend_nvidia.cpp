@@ -400,6 +400,10 @@ HipApi makeTable() {
   Table.ArrayCopy = arrayCopy;
   Table.SurfaceCreate = surfaceCreate;
   Table.SurfaceDestroy = surfaceDestroy;
+  Table.FunctionName = [](HipFunction F, std::string &Name) {
+    return dglink::cuda::functionName(reinterpret_cast<CUfunction>(F), Name);
+  };
+  Table.PointerRange = dglink::cuda::pointerRange;
   Table.ErrorName = errorName;
   Table.ErrorString = errorString;
   return Table;

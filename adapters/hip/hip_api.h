@@ -177,6 +177,12 @@ struct HipApi {
                         const char **Call) = nullptr;
   HipError (*SurfaceCreate)(stream::ImageArray Array, uint64_t *Out) = nullptr;
   HipError (*SurfaceDestroy)(uint64_t Surface) = nullptr;
+  // The name of a loaded function and the allocation a pointer lies in (the stream
+  // driver's functionName and pointerRange); null where the platform's entries are not
+  // wired (objects from native handles then refuse what needs them). NVIDIA: the CUDA
+  // driver's cuFuncGetName and cuPointerGetAttribute. AMD: not wired.
+  bool (*FunctionName)(HipFunction Function, std::string &Name) = nullptr;
+  bool (*PointerRange)(const void *Pointer, stream::PointerRange &Out) = nullptr;
   // hipGetErrorName / hipGetErrorString (never null).
   const char *(*ErrorName)(HipError Error) = nullptr;
   const char *(*ErrorString)(HipError Error) = nullptr;

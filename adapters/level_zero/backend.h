@@ -20,10 +20,21 @@ namespace dglink::level_zero {
 // The driver extension by which dglink's test driver says it runs no kernels.
 inline constexpr const char *NoKernelExecutionExtension = "dglink_test_driver_no_kernel_execution";
 
+// Intel's driver extension that makes the caller's host memory reachable by the devices
+// at its own address (zexDriverImportExternalPointer / zexDriverReleaseImportedPointer,
+// through zeDriverGetExtensionFunctionAddress: the loader does not export them).
+using ImportExternalPointerFn = ze_result_t(ZE_APICALL *)(ze_driver_handle_t Driver, void *Pointer,
+                                                          size_t Size);
+using ReleaseImportedPointerFn = ze_result_t(ZE_APICALL *)(ze_driver_handle_t Driver,
+                                                           void *Pointer);
+
 class ZePlatform final : public core::PlatformImpl {
 public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Driver, Out); }
   ze_driver_handle_t Driver = nullptr;
+  // Null where the driver has not the import extension.
+  ImportExternalPointerFn ImportPointer = nullptr;
+  ReleaseImportedPointerFn ReleaseImported = nullptr;
 };
 
 class ZeDevice final : public core::DeviceImpl {
@@ -70,6 +81,17 @@ public:
   // The caller's ze_event_handle_t, checked with zeEventQueryStatus; it names no list.
   pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                        std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
+  // A USM pointer of the context (the driver's own allocations too), where the core has
+  // no record of it: zeMemGetAllocProperties and zeMemGetAddressRange.
+  bool usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) override;
+  // A buffer over the caller's USM (Level Zero's buffers are device addresses): from
+  // Native to the end of its allocation; freed at the end only where Owned.
+  pi_result adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                        const core::UsmAllocationInfo *Usm, size_t &Size,
+                        std::unique_ptr<core::MemImpl> &Impl) override;
+  // The caller's module, built for the context's only device (a module names no device).
+  pi_result adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                         _pi_program &Program) override;
   // The lock of an immediate command list's appends, one per list however many queues
   // are over it (a queue and the queues adopted from its native handle).
   std::shared_ptr<std::mutex> listMutex(ze_command_list_handle_t List);
@@ -84,6 +106,8 @@ public:
 
   const std::vector<_pi_device *> Devices; // the context's, as the core has them
   ze_context_handle_t Context = nullptr;
+  // False for the caller's context adopted without its ownership: not destroyed here.
+  bool OwnsContext = true;
   // Where buffers live: device memory of the first device when every device of the
   // context reaches it (zeDeviceCanAccessPeer), else host memory (null), which every
   // device reaches.
@@ -204,6 +228,10 @@ public:
   ZeContext &Context;
   void *Pointer; // device USM (a sub-buffer: its place in the parent's)
   bool Owned;    // false for a sub-buffer's view
+  // The caller's memory of a USE_HOST_POINTER buffer, imported into the driver (released
+  // from it with the buffer, through this driver's function).
+  ze_driver_handle_t ImportedBy = nullptr;
+  ReleaseImportedPointerFn ReleaseImported = nullptr;
 };
 
 // The device pointer of a location: a device address, or an offset into a buffer.
@@ -240,11 +268,16 @@ public:
   }
   // The code for Device; null where the program has none for it.
   const DeviceCode *codeOf(const _pi_device &Device) const;
+  // The caller's kernel of this program's module (one device, one module).
+  pi_result adoptKernel(const char *Function, uintptr_t Native, bool Owned, _pi_program &Program,
+                        std::string &Name, std::unique_ptr<core::KernelImpl> &Kernel) override;
 
   ZeContext &Context;
   // One per device of the executable, in the program's device order; written once,
   // before the program is marked executable.
   std::vector<DeviceCode> Code;
+  // False for the caller's module adopted without its ownership: not destroyed here.
+  bool OwnsModules = true;
 };
 
 // A kernel of every device of its program: one ze_kernel_handle_t per device, whose
@@ -269,6 +302,8 @@ public:
   std::string Name;
   std::vector<std::pair<_pi_device *, ze_kernel_handle_t>> Kernels; // one per device
   uint32_t NumArgs = 0;
+  // False for the caller's kernel adopted without its ownership: not destroyed here.
+  bool OwnsKernels = true;
   std::mutex Mutex; // arguments and group size are kernel state in Level Zero
 };
 

@@ -17,7 +17,8 @@ ZeContext::~ZeContext() {
     ze().zeEventDestroy(Event);
   for (ze_event_pool_handle_t Pool : EventPools)
     ze().zeEventPoolDestroy(Pool);
-  ze().zeContextDestroy(Context);
+  if (OwnsContext)
+    ze().zeContextDestroy(Context);
 }
 
 pi_result ZeContext::acquireEvent(ze_event_handle_t &Event, bool Timestamps) {

@@ -1,6 +1,7 @@
 // Events: host-visible Level Zero events from the context's pools, signaled by the
 // append they belong to.
 #include "backend.h"
+#include "timestamps.h"
 
 #include <cstdint>
 
@@ -23,23 +24,6 @@ pi_result ZeEvent::wait() {
   return PI_SUCCESS;
 }
 
-namespace {
-// The mask of a counter's Bits valid low bits.
-uint64_t validMask(uint32_t Bits) { return Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << Bits) - 1; }
-
-// A timestamp of Bits valid bits, read after the full-width time Reference: the first
-// time at or after Reference whose low Bits bits are Value's (a counter wraps).
-uint64_t after(uint64_t Reference, uint64_t Value, uint32_t Bits) {
-  if (Bits >= 64)
-    return Value < Reference ? Reference : Value;
-  const uint64_t Mask = validMask(Bits);
-  uint64_t Time = (Reference & ~Mask) | (Value & Mask);
-  if (Time < Reference)
-    Time += Mask + 1;
-  return Time;
-}
-} // namespace
-
 // QUEUED and SUBMIT: the device's time when the command was appended; START, END and
 // COMPLETE: the event's kernel timestamps (global), each placed after the one before, as
 // the device's counters have fewer bits than 64; nanoseconds from the ticks a second.
@@ -56,9 +40,7 @@ pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds
     if (Point != PI_PROFILING_INFO_COMMAND_START)
       Ticks = after(Ticks, Stamps.global.kernelEnd, Device->KernelTimestampBits);
   }
-  // Whole seconds and the rest apart: no overflow for timers up to 18 GHz.
-  const uint64_t PerSecond = Device->TicksPerSecond;
-  Nanoseconds = Ticks / PerSecond * 1000000000U + Ticks % PerSecond * 1000000000U / PerSecond;
+  Nanoseconds = ticksToNanoseconds(Ticks, Device->TicksPerSecond);
   return PI_SUCCESS;
 }
 

@@ -4,12 +4,14 @@
 #include "backend.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace dglink::level_zero {
 
 ZeKernel::~ZeKernel() {
-  for (const auto &Each : Kernels)
-    ze().zeKernelDestroy(Each.second);
+  if (OwnsKernels)
+    for (const auto &Each : Kernels)
+      ze().zeKernelDestroy(Each.second);
 }
 
 ze_kernel_handle_t ZeKernel::kernelOf(const _pi_device &Device) const {
@@ -53,6 +55,48 @@ pi_result ZeProgram::createKernel(_pi_program &Program, const char *Name,
     DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
     Made->NumArgs = Properties.numKernelArgs; // the same code on every device
   }
+  Kernel = std::move(Made);
+  return PI_SUCCESS;
+}
+
+pi_result ZeProgram::adoptKernel(const char *Function, uintptr_t Native, bool Owned,
+                                 _pi_program &Program, std::string &Name,
+                                 std::unique_ptr<core::KernelImpl> &Kernel) {
+  if (Code.size() != 1)
+    return fail(PI_ERROR_INVALID_PROGRAM,
+                "{}: a Level Zero kernel is of one device's module: adopt it into a program of "
+                "one device (this one has {})",
+                Function, Code.size());
+  auto *Handle = reinterpret_cast<ze_kernel_handle_t>(Native);
+  size_t Size = 0;
+  ze_result_t Result = ze().zeKernelGetName(Handle, &Size, nullptr);
+  std::string Found(Size, '\0');
+  if (Result == ZE_RESULT_SUCCESS && Size != 0)
+    Result = ze().zeKernelGetName(Handle, &Size, Found.data());
+  if (Result != ZE_RESULT_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no Level Zero kernel "
+                "(zeKernelGetName: {})",
+                Function, Native, zeResultName(Result));
+  Found.resize(std::strlen(Found.c_str()));
+  const auto &Kernels = Code.front().Kernels;
+  if (std::none_of(Kernels.begin(), Kernels.end(),
+                   [&](const auto &Entry) { return Entry.first == Found; }))
+    return fail(PI_ERROR_INVALID_PROGRAM,
+                "{}: the program's module has no kernel '{}': the kernel is another module's",
+                Function, clip(Found));
+  ze_kernel_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
+  // As for the adapter's own kernels (createKernel): USM reached through memory.
+  DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
+            ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+  auto Made = std::make_unique<ZeKernel>(Found);
+  Made->OwnsKernels = Owned;
+  Made->Kernels.emplace_back(Code.front().Device, Handle);
+  Made->NumArgs = Properties.numKernelArgs;
+  Name = std::move(Found);
   Kernel = std::move(Made);
   return PI_SUCCESS;
 }

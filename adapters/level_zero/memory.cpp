@@ -9,16 +9,82 @@ namespace dglink::level_zero {
 ZeMem::~ZeMem() {
   if (Owned)
     ze().zeMemFree(Context.Context, Pointer);
+  if (ReleaseImported != nullptr)
+    ReleaseImported(ImportedBy, Pointer);
 }
 
-// Level Zero 1.8 has no core call that makes the caller's memory reachable by a device
-// (Intel's drivers have the zexDriverImportExternalPointer extension, which the loader
-// does not export).
-pi_result ZeContext::createHostBuffer(pi_mem_flags, size_t, void *,
-                                      std::unique_ptr<core::MemImpl> &) {
-  return fail(PI_ERROR_UNSUPPORTED_FEATURE,
-              "piMemBufferCreate: Level Zero has no way to use the caller's memory "
-              "(PI_MEM_FLAGS_HOST_PTR_USE); PI_MEM_FLAGS_HOST_PTR_COPY copies it");
+bool ZeContext::usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) {
+  ze_memory_allocation_properties_t Properties = {};
+  Properties.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES;
+  ze_device_handle_t Owner = nullptr;
+  void *Base = nullptr;
+  size_t Size = 0;
+  if (ze().zeMemGetAllocProperties(Context, Pointer, &Properties, &Owner) != ZE_RESULT_SUCCESS ||
+      ze().zeMemGetAddressRange(Context, Pointer, &Base, &Size) != ZE_RESULT_SUCCESS)
+    return false;
+  core::UsmKind Kind;
+  switch (Properties.type) {
+  case ZE_MEMORY_TYPE_HOST:
+    Kind = core::UsmKind::Host;
+    break;
+  case ZE_MEMORY_TYPE_DEVICE:
+    Kind = core::UsmKind::Device;
+    break;
+  case ZE_MEMORY_TYPE_SHARED:
+    Kind = core::UsmKind::Shared;
+    break;
+  default:
+    return false;
+  }
+  _pi_device *Device = nullptr;
+  for (_pi_device *Each : Devices)
+    if (Owner != nullptr && zeDevice(*Each).Device == Owner)
+      Device = Each;
+  if (Kind != core::UsmKind::Host && Device == nullptr)
+    return false; // another context's device: not this context's USM
+  Out = core::UsmAllocationInfo{Base, Size, Kind, Device, nullptr};
+  return true;
+}
+
+pi_result ZeContext::adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                                 const core::UsmAllocationInfo *Usm, size_t &Size,
+                                 std::unique_ptr<core::MemImpl> &Impl) {
+  if (Usm == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no USM allocation of the context (a Level Zero "
+                "buffer is its memory's address)",
+                Function, Native);
+  Impl = std::make_unique<ZeMem>(*this, reinterpret_cast<void *>(Native), Owned);
+  Size = static_cast<size_t>(static_cast<char *>(Usm->Base) + Usm->Size -
+                             reinterpret_cast<char *>(Native));
+  return PI_SUCCESS;
+}
+
+// The caller's memory itself, as a device address: host or shared USM of the context
+// (the buffer is that memory), else memory the driver imports (Intel's
+// zexDriverImportExternalPointer: Level Zero's core API has no such call).
+pi_result ZeContext::createHostBuffer(pi_mem_flags, size_t Size, void *Host,
+                                      std::unique_ptr<core::MemImpl> &Impl) {
+  core::UsmAllocationInfo Usm;
+  if (usmPointerInfo(Host, Usm) && Usm.Kind != core::UsmKind::Device &&
+      static_cast<char *>(Host) + Size <= static_cast<char *>(Usm.Base) + Usm.Size) {
+    Impl = std::make_unique<ZeMem>(*this, Host, false);
+    return PI_SUCCESS;
+  }
+  const auto &Platform = static_cast<const ZePlatform &>(*first().Platform->Impl);
+  if (Platform.ImportPointer == nullptr)
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "piMemBufferCreate: this Level Zero driver cannot use the caller's memory "
+                "(PI_MEM_FLAGS_HOST_PTR_USE): it is no host USM of the context and the driver "
+                "has no zexDriverImportExternalPointer; PI_MEM_FLAGS_HOST_PTR_COPY copies it");
+  const ze_result_t Result = Platform.ImportPointer(Platform.Driver, Host, Size);
+  if (Result != ZE_RESULT_SUCCESS)
+    return zeError(Result, "zexDriverImportExternalPointer");
+  auto Made = std::make_unique<ZeMem>(*this, Host, false);
+  Made->ImportedBy = Platform.Driver;
+  Made->ReleaseImported = Platform.ReleaseImported;
+  Impl = std::move(Made);
+  return PI_SUCCESS;
 }
 
 pi_result ZeContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags, size_t Origin, size_t,

@@ -340,6 +340,7 @@ public:
       Platform->Description.Extensions = Info.Extensions;
       auto PlatformImpl = std::make_unique<ZePlatform>();
       PlatformImpl->Driver = Driver;
+      resolveImport(*PlatformImpl);
       Platform->Impl = std::move(PlatformImpl);
       for (uint32_t I = 0; I < NumDevices; ++I) {
         auto Device = core::makeHandle<_pi_device>();
@@ -380,17 +381,63 @@ public:
       ze().zeContextDestroy(Handle);
       throw;
     }
-    DGLINK_TRY(chooseBufferDevice(*Made));
-    ze_command_queue_desc_t ListDesc = {};
-    ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
-    ListDesc.mode = ZE_COMMAND_QUEUE_MODE_DEFAULT;
-    DGLINK_ZE(zeCommandListCreateImmediate, Handle, zeDevice(First).Device, &ListDesc,
-              &Made->InitList);
+    DGLINK_TRY(setUp(*Made));
+    Impl = std::move(Made);
+    return PI_SUCCESS;
+  }
+
+  // A Level Zero context does not say which devices it is for, nor that it is one: the
+  // caller names the devices, and the driver's status query must answer.
+  pi_result adoptContext(const char *Function, uintptr_t Native, bool Owned, _pi_context &Context,
+                         std::unique_ptr<core::ContextImpl> &Impl) override {
+    auto *Handle = reinterpret_cast<ze_context_handle_t>(Native);
+    if (Context.Devices.empty())
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: a Level Zero context does not list its devices: name them (numDevices, "
+                  "phDevices)",
+                  Function);
+    const ze_result_t Status = ze().zeContextGetStatus(Handle);
+    if (Status != ZE_RESULT_SUCCESS)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: native handle {:#x} is no live Level Zero context "
+                  "(zeContextGetStatus: {})",
+                  Function, Native, zeResultName(Status));
+    auto Made = std::make_unique<ZeContext>(Context.Devices, Handle);
+    Made->OwnsContext = false; // until everything below is made
+    DGLINK_TRY(setUp(*Made));
+    Made->OwnsContext = Owned;
     Impl = std::move(Made);
     return PI_SUCCESS;
   }
 
 private:
+  // The import extension's functions, where the driver has both.
+  static void resolveImport(ZePlatform &Platform) {
+    void *Import = nullptr, *Release = nullptr;
+    if (ze().zeDriverGetExtensionFunctionAddress(Platform.Driver, "zexDriverImportExternalPointer",
+                                                 &Import) != ZE_RESULT_SUCCESS ||
+        ze().zeDriverGetExtensionFunctionAddress(Platform.Driver, "zexDriverReleaseImportedPointer",
+                                                 &Release) != ZE_RESULT_SUCCESS ||
+        Import == nullptr || Release == nullptr)
+      return;
+    static_assert(sizeof(ImportExternalPointerFn) == sizeof(void *), "function pointer size");
+    std::memcpy(&Platform.ImportPointer, &Import, sizeof(Import));
+    std::memcpy(&Platform.ReleaseImported, &Release, sizeof(Release));
+    logger().debug("level_zero: the driver imports host memory (zexDriverImportExternalPointer)");
+  }
+
+  // What every context has beside its driver context: where its buffers live, and the
+  // list its buffers' initial contents go through.
+  static pi_result setUp(ZeContext &Made) {
+    DGLINK_TRY(chooseBufferDevice(Made));
+    ze_command_queue_desc_t ListDesc = {};
+    ListDesc.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC;
+    ListDesc.mode = ZE_COMMAND_QUEUE_MODE_DEFAULT;
+    DGLINK_ZE(zeCommandListCreateImmediate, Made.Context, zeDevice(Made.first()).Device, &ListDesc,
+              &Made.InitList);
+    return PI_SUCCESS;
+  }
+
   // A buffer belongs to the context, not to a device: device memory of the first device
   // where every other device of the context reaches it as a peer, else host memory.
   static pi_result chooseBufferDevice(ZeContext &Context) {

@@ -123,9 +123,39 @@ void nameKernels(const ZeProgram &Impl, _pi_program &Program) {
 
 } // namespace
 
+pi_result ZeContext::adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                                  _pi_program &Program) {
+  if (Devices.size() != 1)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: a Level Zero module is built for one device, which it does not name: adopt "
+                "it into a context of that device alone (this one has {})",
+                Function, Devices.size());
+  auto *Module = reinterpret_cast<ze_module_handle_t>(Native);
+  auto Made = std::make_unique<ZeProgram>(*this);
+  Made->OwnsModules = false; // until the module is known to be one
+  DeviceCode Code;
+  Code.Device = Devices.front();
+  Code.Modules.push_back(Module);
+  const pi_result Listed = addKernels(Module, Code.Kernels);
+  if (Listed != PI_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: native handle {:#x} is no Level Zero module ({})",
+                Function, Native, lastErrorMessage());
+  Made->Code.push_back(std::move(Code));
+  Made->OwnsModules = Owned;
+  Program.Devices = Devices;
+  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+  Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  nameKernels(*Made, Program);
+  Program.Impl = std::move(Made);
+  Program.Executable.store(true, std::memory_order_release);
+  return PI_SUCCESS;
+}
+
 ZeProgram::~ZeProgram() {
-  for (DeviceCode &Each : Code)
-    destroyModules(Each.Modules);
+  if (OwnsModules)
+    for (DeviceCode &Each : Code)
+      destroyModules(Each.Modules);
 }
 
 const DeviceCode *ZeProgram::codeOf(const _pi_device &Device) const {

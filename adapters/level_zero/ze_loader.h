@@ -25,8 +25,10 @@ namespace dglink::level_zero {
   X(zeDeviceGetMemoryAccessProperties)                                                             \
   X(zeDeviceGetCacheProperties)                                                                    \
   X(zeDeviceCanAccessPeer)                                                                         \
+  X(zeDriverGetExtensionFunctionAddress)                                                           \
   X(zeContextCreate)                                                                               \
   X(zeContextDestroy)                                                                              \
+  X(zeContextGetStatus)                                                                            \
   X(zeCommandListCreateImmediate)                                                                  \
   X(zeCommandListDestroy)                                                                          \
   X(zeCommandListAppendBarrier)                                                                    \
@@ -47,6 +49,8 @@ namespace dglink::level_zero {
   X(zeMemAllocDevice)                                                                              \
   X(zeMemAllocShared)                                                                              \
   X(zeMemFree)                                                                                     \
+  X(zeMemGetAllocProperties)                                                                       \
+  X(zeMemGetAddressRange)                                                                          \
   X(zeModuleCreate)                                                                                \
   X(zeModuleDestroy)                                                                               \
   X(zeModuleDynamicLink)                                                                           \
@@ -60,7 +64,8 @@ namespace dglink::level_zero {
   X(zeKernelSetGroupSize)                                                                          \
   X(zeKernelSuggestGroupSize)                                                                      \
   X(zeKernelSetIndirectAccess)                                                                     \
-  X(zeKernelGetProperties)
+  X(zeKernelGetProperties)                                                                         \
+  X(zeKernelGetName)
 
 struct ZeLoader {
 #define DGLINK_ZE_MEMBER(Name) decltype(&::Name) Name = nullptr;

@@ -216,6 +216,16 @@ public:
                        std::unique_ptr<core::QueueImpl> &Impl) override;
   pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                        std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
+  // The caller's cl_mem buffer of this context (a USM pointer is refused: no cl_mem).
+  pi_result adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                        const core::UsmAllocationInfo *UsmInfo, size_t &Size,
+                        std::unique_ptr<core::MemImpl> &Impl) override;
+  // The caller's cl_program of this context, of the devices it was made for (each one of
+  // the context's); executable where the driver built it for every one.
+  pi_result adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                         _pi_program &Program) override;
+  // CL_KERNEL_PROGRAM.
+  pi_result programOfKernel(const char *Function, uintptr_t Native, uintptr_t &Program) override;
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Context, Out); }
   // Images and samplers (image.cpp): clCreateImage, clCreateSamplerWithProperties.
   pi_result createImage(const char *Function, pi_mem_flags Flags, core::ImageDescription &Image,
@@ -282,6 +292,13 @@ private:
   std::vector<std::pair<const _pi_device *, std::unique_ptr<ClStaging>>>
       Stagings; // guarded by StagingMutex
 };
+
+// Sets what a new context's devices decide (Context.Owner's devices and platform): its
+// USM mechanism, the weakest of its devices', and whether its SVM is fine-grained.
+void configureContext(ClContext &Context);
+// A context over the caller's cl_context (Backend::adoptContext).
+pi_result adoptClContext(const char *Function, uintptr_t Native, bool Owned, _pi_context &Context,
+                         std::unique_ptr<core::ContextImpl> &Impl);
 
 class ClEvent final : public core::EventImpl {
 public:
@@ -461,6 +478,8 @@ public:
   std::string Refusal;
 };
 
+class ClKernel;
+
 class ClProgram final : public core::ProgramImpl {
 public:
   ClProgram(ClContext &TheContext, cl_program TheProgram)
@@ -474,6 +493,12 @@ public:
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
   pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out) override;
   pi_result completeMetadata(const char *Function, ImageMetadata &Metadata) override;
+  // The caller's cl_kernel of this program (CL_KERNEL_PROGRAM).
+  pi_result adoptKernel(const char *Function, uintptr_t Native, bool Owned, _pi_program &Program,
+                        std::string &Name, std::unique_ptr<core::KernelImpl> &Kernel) override;
+  // What every kernel of the program is told and asked once it exists (createKernel,
+  // adoptKernel): indirect USM access, its argument count and group-size limit.
+  pi_result describeKernel(const char *Function, const _pi_program &Program, ClKernel &Made);
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Program, Out); }
 
   // The storage of the program's lowered device globals on Device, made with its

@@ -2,6 +2,7 @@
 // USM allocations it still owns when it goes.
 #include "backend.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace dglink::opencl {
@@ -101,6 +102,76 @@ cl_int infoOf(Query &&Get, Object Of, Param Name, T &Out) {
 }
 
 } // namespace
+
+void configureContext(ClContext &Made) {
+  const _pi_context &Context = Made.Owner;
+  // One USM mechanism for the whole context, so that a pointer is freed the way it was
+  // made: the weakest of its devices'.
+  bool AllNative = true, AllSvm = true, AllFineGrain = true;
+  for (const _pi_device *Device : Context.Devices) {
+    AllNative = AllNative && Device->Description.Usm == PI_USM_MECHANISM_NATIVE;
+    AllSvm = AllSvm && Device->Description.Usm == PI_USM_MECHANISM_SVM;
+    AllFineGrain = AllFineGrain && clDevice(*Device).FineGrainSvm;
+  }
+  Made.Usm =
+      AllNative ? PI_USM_MECHANISM_NATIVE : (AllSvm ? PI_USM_MECHANISM_SVM : PI_USM_MECHANISM_NONE);
+  // NVIDIA's OpenCL (580.159, 4 H200s) takes SVM pointers in a context of one GPU only:
+  // in a context of several, a kernel given one is refused (CL_INVALID_KERNEL_ARGS) on
+  // the first GPU and writes nothing on the second, and naming the allocations
+  // (CL_KERNEL_EXEC_INFO_SVM_PTRS) crashes the driver. Such a context has no USM, and
+  // says why (docs/opencl.md).
+  if (Made.Usm == PI_USM_MECHANISM_SVM && Context.Devices.size() > 1 &&
+      Context.Platform->Description.Vendor.find("NVIDIA") != std::string::npos) {
+    Made.Usm = PI_USM_MECHANISM_NONE;
+    Made.SvmUnusable = true;
+  }
+  Made.FineGrainSvm = AllSvm && AllFineGrain;
+  Made.IntelUsm = &static_cast<const ClPlatform &>(*Context.Platform->Impl).Usm;
+}
+
+pi_result adoptClContext(const char *Function, uintptr_t Native, bool Owned, _pi_context &Context,
+                         std::unique_ptr<core::ContextImpl> &Impl) {
+  auto *NativeContext = reinterpret_cast<cl_context>(Native);
+  cl_uint Count = 0;
+  cl_int Error = infoOf(clGetContextInfo, NativeContext, CL_CONTEXT_NUM_DEVICES, Count);
+  if (Error != CL_SUCCESS || Count == 0)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL context (clGetContextInfo: {})", Function,
+                Native, Error != CL_SUCCESS ? clErrorName(Error) : "no devices");
+  std::vector<cl_device_id> Ids(Count);
+  Error = clGetContextInfo(NativeContext, CL_CONTEXT_DEVICES, Count * sizeof(cl_device_id),
+                           Ids.data(), nullptr);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clGetContextInfo");
+  std::vector<_pi_device *> Held;
+  for (cl_device_id Id : Ids) {
+    pi_device Device = nullptr;
+    if (core::deviceFromNative(Function, reinterpret_cast<uintptr_t>(Id), nullptr, &Device) !=
+        PI_SUCCESS)
+      return fail(PI_ERROR_INVALID_VALUE,
+                  "{}: the OpenCL context holds a device ({}) that is none of the adapter's",
+                  Function, fmt::ptr(Id));
+    Held.push_back(Device);
+  }
+  for (const _pi_device *Given : Context.Devices)
+    if (std::find(Held.begin(), Held.end(), Given) == Held.end())
+      return fail(PI_ERROR_INVALID_DEVICE, "{}: device '{}' is not in the OpenCL context", Function,
+                  Given->Description.Name);
+  if (Context.Devices.empty()) {
+    Context.Devices = Held;
+    Context.Platform = Held[0]->Platform;
+  }
+  auto Made = std::make_unique<ClContext>(Context, nullptr);
+  configureContext(*Made);
+  if (!Owned) {
+    Error = clRetainContext(NativeContext);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clRetainContext");
+  }
+  Made->Context = NativeContext; // released with the context
+  Impl = std::move(Made);
+  return PI_SUCCESS;
+}
 
 // Memory the core has no record of: cl_intel_unified_shared_memory's driver knows every
 // USM allocation of the context (SVM has no such query).

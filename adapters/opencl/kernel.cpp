@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace dglink::opencl {
@@ -18,6 +19,13 @@ pi_result ClProgram::createKernel(_pi_program &Owner, const char *Name,
   if (Error != CL_SUCCESS)
     return fail(toPiResult(Error), "piKernelCreate: clCreateKernel failed with {} ({}) for '{}'",
                 clErrorName(Error), Error, clip(Name));
+  DGLINK_TRY(describeKernel("piKernelCreate", Owner, *Made));
+  Kernel = std::move(Made);
+  return PI_SUCCESS;
+}
+
+pi_result ClProgram::describeKernel(const char *Function, const _pi_program &Owner,
+                                    ClKernel &Made) {
   if (Context.Usm == PI_USM_MECHANISM_NATIVE) {
     // USM reached through pointers stored in memory (not kernel arguments) must be declared
     // to the driver; DPC++ declares all three kinds for every kernel, and so does dglink.
@@ -25,29 +33,74 @@ pi_result ClProgram::createKernel(_pi_program &Owner, const char *Name,
     for (cl_kernel_exec_info Info : {CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL,
                                      CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL,
                                      CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL})
-      clSetKernelExecInfo(Made->Kernel, Info, sizeof(Enable), &Enable);
+      clSetKernelExecInfo(Made.Kernel, Info, sizeof(Enable), &Enable);
   }
   cl_uint NumArgs = 0;
-  Error = clGetKernelInfo(Made->Kernel, CL_KERNEL_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr);
+  const cl_int Error =
+      clGetKernelInfo(Made.Kernel, CL_KERNEL_NUM_ARGS, sizeof(NumArgs), &NumArgs, nullptr);
   if (Error != CL_SUCCESS)
-    return clFailure(Error, "piKernelCreate", "clGetKernelInfo");
-  Made->NumArgs = NumArgs;
-  if (takesStorage(Owner, Name)) {
+    return clFailure(Error, Function, "clGetKernelInfo");
+  Made.NumArgs = NumArgs;
+  if (takesStorage(Owner, Made.Name)) {
     if (NumArgs == 0)
       return fail(PI_ERROR_INVALID_BINARY,
-                  "piKernelCreate: kernel '{}' of a lowered image has no device-global storage "
-                  "argument",
-                  clip(Name));
-    Made->TakesStorage = true;
-    Made->NumArgs = NumArgs - 1;
+                  "{}: kernel '{}' of a lowered image has no device-global storage argument",
+                  Function, clip(Made.Name));
+    Made.TakesStorage = true;
+    Made.NumArgs = NumArgs - 1;
   }
   for (const _pi_device *Device : Owner.Devices) {
     size_t GroupSize = 0;
-    if (clGetKernelWorkGroupInfo(Made->Kernel, clDevice(*Device).Device, CL_KERNEL_WORK_GROUP_SIZE,
+    if (clGetKernelWorkGroupInfo(Made.Kernel, clDevice(*Device).Device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof(GroupSize), &GroupSize, nullptr) == CL_SUCCESS &&
         GroupSize != 0)
-      Made->MaxGroupSize = std::min(Made->MaxGroupSize, GroupSize);
+      Made.MaxGroupSize = std::min(Made.MaxGroupSize, GroupSize);
   }
+  return PI_SUCCESS;
+}
+
+pi_result ClContext::programOfKernel(const char *Function, uintptr_t Native, uintptr_t &Out) {
+  cl_program Program = nullptr;
+  const cl_int Error = clGetKernelInfo(reinterpret_cast<cl_kernel>(Native), CL_KERNEL_PROGRAM,
+                                       sizeof(cl_program), // NOLINT(bugprone-sizeof-expression)
+                                       &Program, nullptr);
+  if (Error != CL_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL kernel (clGetKernelInfo: {})", Function,
+                Native, clErrorName(Error));
+  Out = reinterpret_cast<uintptr_t>(Program);
+  return PI_SUCCESS;
+}
+
+pi_result ClProgram::adoptKernel(const char *Function, uintptr_t Native, bool Owned,
+                                 _pi_program &Owner, std::string &Name,
+                                 std::unique_ptr<core::KernelImpl> &Kernel) {
+  auto *NativeKernel = reinterpret_cast<cl_kernel>(Native);
+  uintptr_t Of = 0;
+  DGLINK_TRY(Context.programOfKernel(Function, Native, Of));
+  if (reinterpret_cast<cl_program>(Of) != Program)
+    return fail(PI_ERROR_INVALID_PROGRAM,
+                "{}: the OpenCL kernel belongs to another program than the one given", Function);
+  size_t Size = 0;
+  cl_int Error = clGetKernelInfo(NativeKernel, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &Size);
+  std::string Found(Size, '\0');
+  if (Error == CL_SUCCESS)
+    Error = clGetKernelInfo(NativeKernel, CL_KERNEL_FUNCTION_NAME, Size, Found.data(), nullptr);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clGetKernelInfo");
+  Found.resize(std::strlen(Found.c_str()));
+  auto Made = std::make_unique<ClKernel>(*this, Found, NativeKernel);
+  pi_result Result = describeKernel(Function, Owner, *Made);
+  if (Result == PI_SUCCESS && !Owned) {
+    Error = clRetainKernel(NativeKernel);
+    if (Error != CL_SUCCESS)
+      Result = clFailure(Error, Function, "clRetainKernel");
+  }
+  if (Result != PI_SUCCESS) {
+    Made->Kernel = nullptr; // the caller's kernel stays the caller's
+    return Result;
+  }
+  Name = std::move(Found);
   Kernel = std::move(Made);
   return PI_SUCCESS;
 }

@@ -25,6 +25,47 @@ pi_result ClContext::createBuffer(size_t Size, const void *CopyFrom,
   return PI_SUCCESS;
 }
 
+pi_result ClContext::adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                                 const core::UsmAllocationInfo *UsmInfo, size_t &Size,
+                                 std::unique_ptr<core::MemImpl> &Impl) {
+  // A USM pointer is no cl_mem: the driver would read its bytes as an object's.
+  if (UsmInfo != nullptr)
+    return fail(PI_ERROR_INVALID_MEM_OBJECT,
+                "{}: native handle {:#x} is a {} USM allocation of the context, not an OpenCL "
+                "buffer (cl_mem)",
+                Function, Native, core::usmKindName(UsmInfo->Kind));
+  auto *Mem = reinterpret_cast<cl_mem>(Native);
+  cl_mem_object_type Type = 0;
+  cl_context Of = nullptr;
+  size_t Bytes = 0;
+  cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_TYPE, sizeof(Type), &Type, nullptr);
+  if (Error == CL_SUCCESS)
+    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT, sizeof(cl_context), // NOLINT
+                               &Of, nullptr);
+  if (Error == CL_SUCCESS)
+    Error = clGetMemObjectInfo(Mem, CL_MEM_SIZE, sizeof(Bytes), &Bytes, nullptr);
+  if (Error != CL_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL memory object (clGetMemObjectInfo: {})",
+                Function, Native, clErrorName(Error));
+  if (Of != Context)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: the buffer belongs to another OpenCL context than the context's", Function);
+  if (Type != CL_MEM_OBJECT_BUFFER)
+    return fail(PI_ERROR_INVALID_MEM_OBJECT,
+                "{}: the OpenCL memory object is no buffer (type {:#x}; an image is adopted with "
+                "urMemImageCreateWithNativeHandle)",
+                Function, Type);
+  if (!Owned) {
+    Error = clRetainMemObject(Mem);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clRetainMemObject");
+  }
+  Impl = std::make_unique<ClMem>(Mem); // released with the buffer
+  Size = Bytes;
+  return PI_SUCCESS;
+}
+
 namespace {
 
 cl_mem_flags clAccess(pi_mem_flags Flags) {

@@ -443,15 +443,8 @@ public:
 
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override {
     std::vector<cl_device_id> Ids;
-    // One USM mechanism for the whole context, so that a pointer is freed the way it was
-    // made: the weakest of its devices'.
-    bool AllNative = true, AllSvm = true, AllFineGrain = true;
-    for (const _pi_device *Device : Context.Devices) {
+    for (const _pi_device *Device : Context.Devices)
       Ids.push_back(clDevice(*Device).Device);
-      AllNative = AllNative && Device->Description.Usm == PI_USM_MECHANISM_NATIVE;
-      AllSvm = AllSvm && Device->Description.Usm == PI_USM_MECHANISM_SVM;
-      AllFineGrain = AllFineGrain && clDevice(*Device).FineGrainSvm;
-    }
     const ClPlatform &Platform = static_cast<const ClPlatform &>(*Context.Platform->Impl);
     // The platform is named explicitly, as OpenCL 1.x drivers want.
     const cl_context_properties Properties[] = {
@@ -462,22 +455,14 @@ public:
                                     nullptr, nullptr, &Error);
     if (Error != CL_SUCCESS)
       return clFailure(Error, "piContextCreate", "clCreateContext");
-    Made->Usm = AllNative ? PI_USM_MECHANISM_NATIVE
-                          : (AllSvm ? PI_USM_MECHANISM_SVM : PI_USM_MECHANISM_NONE);
-    // NVIDIA's OpenCL (580.159, 4 H200s) takes SVM pointers in a context of one GPU only:
-    // in a context of several, a kernel given one is refused (CL_INVALID_KERNEL_ARGS) on
-    // the first GPU and writes nothing on the second, and naming the allocations
-    // (CL_KERNEL_EXEC_INFO_SVM_PTRS) crashes the driver. Such a context has no USM, and
-    // says why (docs/opencl.md).
-    if (Made->Usm == PI_USM_MECHANISM_SVM && Ids.size() > 1 &&
-        Context.Platform->Description.Vendor.find("NVIDIA") != std::string::npos) {
-      Made->Usm = PI_USM_MECHANISM_NONE;
-      Made->SvmUnusable = true;
-    }
-    Made->FineGrainSvm = AllSvm && AllFineGrain;
-    Made->IntelUsm = &Platform.Usm;
+    configureContext(*Made);
     Impl = std::move(Made);
     return PI_SUCCESS;
+  }
+
+  pi_result adoptContext(const char *Function, uintptr_t Native, bool Owned, _pi_context &Context,
+                         std::unique_ptr<core::ContextImpl> &Impl) override {
+    return adoptClContext(Function, Native, Owned, Context, Impl);
   }
 
   void tearDown() override { CopyThreads.stop(); }

@@ -333,6 +333,72 @@ pi_result imageEntries(const char *Function, const _pi_device_binary_struct &Ima
 
 } // namespace
 
+pi_result ClContext::adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                                  _pi_program &Program) {
+  auto *NativeProgram = reinterpret_cast<cl_program>(Native);
+  cl_context Of = nullptr;
+  cl_uint Count = 0;
+  cl_int Error = clGetProgramInfo(NativeProgram, CL_PROGRAM_CONTEXT,
+                                  sizeof(cl_context), // NOLINT(bugprone-sizeof-expression)
+                                  &Of, nullptr);
+  if (Error == CL_SUCCESS)
+    Error = clGetProgramInfo(NativeProgram, CL_PROGRAM_NUM_DEVICES, sizeof(Count), &Count, nullptr);
+  if (Error != CL_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL program (clGetProgramInfo: {})", Function,
+                Native, clErrorName(Error));
+  if (Of != Context)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: the program belongs to another OpenCL context than the context's", Function);
+  std::vector<cl_device_id> Ids(Count);
+  Error = clGetProgramInfo(NativeProgram, CL_PROGRAM_DEVICES, Count * sizeof(cl_device_id),
+                           Ids.data(), nullptr);
+  if (Error != CL_SUCCESS)
+    return clFailure(Error, Function, "clGetProgramInfo");
+  // Built for every device it was made for: an executable; compiled for every one: an
+  // object a link takes; otherwise a program to build.
+  bool Built = Count != 0, Compiled = Count != 0;
+  for (cl_device_id Id : Ids) {
+    _pi_device *Device = nullptr;
+    for (_pi_device *Each : Owner.Devices)
+      if (clDevice(*Each).Device == Id)
+        Device = Each;
+    if (Device == nullptr)
+      return fail(PI_ERROR_INVALID_DEVICE,
+                  "{}: the program is made for a device that is not in the context", Function);
+    Program.Devices.push_back(Device);
+    cl_build_status Status = CL_BUILD_NONE;
+    cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;
+    Error = clGetProgramBuildInfo(NativeProgram, Id, CL_PROGRAM_BUILD_STATUS, sizeof(Status),
+                                  &Status, nullptr);
+    if (Error == CL_SUCCESS)
+      Error = clGetProgramBuildInfo(NativeProgram, Id, CL_PROGRAM_BINARY_TYPE, sizeof(Type), &Type,
+                                    nullptr);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clGetProgramBuildInfo");
+    Built = Built && Status == CL_BUILD_SUCCESS && Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    Compiled =
+        Compiled && Status == CL_BUILD_SUCCESS && Type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  }
+  if (!Owned) {
+    Error = clRetainProgram(NativeProgram);
+    if (Error != CL_SUCCESS)
+      return clFailure(Error, Function, "clRetainProgram");
+  }
+  Program.Impl = std::make_unique<ClProgram>(*this, NativeProgram); // releases it
+  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+  if (Built || Compiled) {
+    Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+    Program.BinaryType =
+        Built ? PI_PROGRAM_BINARY_TYPE_EXECUTABLE : PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  }
+  if (Built) {
+    Program.KernelNames = kernelNamesOf(NativeProgram);
+    Program.Executable.store(true, std::memory_order_release);
+  }
+  return PI_SUCCESS;
+}
+
 pi_result ClContext::createProgram(const char *Function, const core::ProgramSource &Source,
                                    _pi_program &Program) {
   ImageFormat Format = ImageFormat::Unknown;

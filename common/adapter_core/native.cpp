@@ -1,6 +1,9 @@
 // Objects from the driver's own handles (UR's ur*CreateWithNativeHandle): platforms and
-// devices are the discovered ones, queues and events are adopted by the backend.
+// devices are the discovered ones; contexts, queues, events, buffers, programs and
+// kernels are adopted by the backend, after the core's checks of the handles given.
 #include "entry.h"
+
+#include <algorithm>
 
 using namespace dglink::core;
 
@@ -18,6 +21,44 @@ pi_result ContextImpl::adoptEvent(const char *Function, uintptr_t /*Native*/, bo
                                   uintptr_t & /*NativeQueue*/) {
   return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
                       "{}: the {} adapter makes no event from a native handle (docs/ur.md)",
+                      Function, adapterLabel());
+}
+
+pi_result ContextImpl::adoptBuffer(const char *Function, uintptr_t /*Native*/, bool /*Owned*/,
+                                   const UsmAllocationInfo * /*Usm*/, size_t & /*Size*/,
+                                   std::unique_ptr<MemImpl> & /*Impl*/) {
+  return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                      "{}: the {} adapter makes no buffer from a native handle (docs/ur.md)",
+                      Function, adapterLabel());
+}
+
+pi_result ContextImpl::adoptProgram(const char *Function, uintptr_t /*Native*/, bool /*Owned*/,
+                                    _pi_program & /*Program*/) {
+  return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                      "{}: the {} adapter makes no program from a native handle (docs/ur.md)",
+                      Function, adapterLabel());
+}
+
+pi_result ContextImpl::programOfKernel(const char *Function, uintptr_t /*Native*/,
+                                       uintptr_t & /*Program*/) {
+  return dglink::fail(PI_ERROR_INVALID_PROGRAM,
+                      "{}: a {} kernel does not name its program: pass the program it belongs to",
+                      Function, adapterLabel());
+}
+
+pi_result ProgramImpl::adoptKernel(const char *Function, uintptr_t /*Native*/, bool /*Owned*/,
+                                   _pi_program & /*Program*/, std::string & /*Name*/,
+                                   std::unique_ptr<KernelImpl> & /*Kernel*/) {
+  return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                      "{}: the {} adapter makes no kernel from a native handle (docs/ur.md)",
+                      Function, adapterLabel());
+}
+
+pi_result Backend::adoptContext(const char *Function, uintptr_t /*Native*/, bool /*Owned*/,
+                                _pi_context & /*Context*/,
+                                std::unique_ptr<ContextImpl> & /*Impl*/) {
+  return dglink::fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                      "{}: the {} adapter makes no context from a native handle (docs/ur.md)",
                       Function, adapterLabel());
 }
 
@@ -95,6 +136,109 @@ pi_result eventFromNative(const char *Function, uintptr_t Native, pi_context Con
   }
   *Out = Event.release();
   return PI_SUCCESS;
+}
+
+pi_result contextFromNative(const char *Function, uintptr_t Native, pi_uint32 NumDevices,
+                            const pi_device *Devices, bool Owned, pi_context *Out) {
+  if (NumDevices != 0 && Devices == nullptr)
+    return dglink::fail(PI_ERROR_INVALID_VALUE, "{}: {} devices, but the device list is null",
+                        Function, NumDevices);
+  std::unique_ptr<_pi_context> Context = makeHandle<_pi_context>();
+  for (pi_uint32 I = 0; I < NumDevices; ++I) {
+    DGLINK_TRY(checkHandle(Devices[I], PI_ERROR_INVALID_DEVICE, Function, "a device"));
+    if (std::find(Context->Devices.begin(), Context->Devices.end(), Devices[I]) ==
+        Context->Devices.end())
+      Context->Devices.push_back(Devices[I]);
+  }
+  for (_pi_device *Device : Context->Devices)
+    if (Device->Platform != Context->Devices[0]->Platform)
+      return dglink::fail(PI_ERROR_INVALID_DEVICE,
+                          "{}: devices '{}' and '{}' belong to different platforms", Function,
+                          Context->Devices[0]->Description.Name, Device->Description.Name);
+  if (!Context->Devices.empty())
+    Context->Platform = Context->Devices[0]->Platform;
+  DGLINK_TRY(backend().adoptContext(Function, Native, Owned, *Context, Context->Impl));
+  *Out = Context.release();
+  return PI_SUCCESS;
+}
+
+pi_result bufferFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                           pi_mem *Out) {
+  DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
+  UsmAllocationInfo Usm;
+  const bool IsUsm =
+      Native != 0 && findUsmAllocation(*Context, reinterpret_cast<const void *>(Native), Usm);
+  if (IsUsm && Owned) {
+    // Ownership is of a whole allocation the caller made through the driver: one made
+    // through the adapter stays the adapter's (urUSMFree frees it).
+    bool Adapters = false;
+    {
+      const std::lock_guard<std::mutex> Lock(Context->UsmMutex);
+      Adapters = Context->UsmAllocations.count(reinterpret_cast<uintptr_t>(Usm.Base)) != 0;
+    }
+    if (Adapters || Usm.Base != reinterpret_cast<void *>(Native))
+      return dglink::fail(PI_ERROR_INVALID_VALUE,
+                          "{}: native handle {:#x} {}: only the start of an allocation made "
+                          "through the driver can be handed over (adopt it without ownership)",
+                          Function, Native,
+                          Adapters ? "is USM allocated through the adapter"
+                                   : "lies inside a USM allocation");
+  }
+  std::unique_ptr<_pi_mem> Mem = makeHandle<_pi_mem>();
+  Mem->Context = Context;
+  Mem->Flags = PI_MEM_FLAGS_ACCESS_RW;
+  DGLINK_TRY(Context->Impl->adoptBuffer(Function, Native, Owned, IsUsm ? &Usm : nullptr, Mem->Size,
+                                        Mem->Impl));
+  retain(Context);
+  *Out = Mem.release();
+  return PI_SUCCESS;
+}
+
+pi_result programFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                            pi_program *Out) {
+  DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
+  std::unique_ptr<_pi_program> Program = makeHandle<_pi_program>();
+  Program->Context = Context;
+  DGLINK_TRY(Context->Impl->adoptProgram(Function, Native, Owned, *Program));
+  retain(Context);
+  *Out = Program.release();
+  return PI_SUCCESS;
+}
+
+pi_result kernelFromNative(const char *Function, uintptr_t Native, pi_context Context,
+                           pi_program Program, bool Owned, pi_kernel *Out) {
+  DGLINK_TRY(checkHandle(Context, PI_ERROR_INVALID_CONTEXT, Function, "Context"));
+  // Where the caller names no program, the driver's program of the kernel becomes one,
+  // whose reference the kernel takes over below.
+  pi_program Adopted = nullptr;
+  if (Program == nullptr) {
+    uintptr_t NativeProgram = 0;
+    DGLINK_TRY(Context->Impl->programOfKernel(Function, Native, NativeProgram));
+    DGLINK_TRY(programFromNative(Function, NativeProgram, Context, false, &Adopted));
+    Program = Adopted;
+  }
+  pi_result Result = [&]() -> pi_result {
+    DGLINK_TRY(checkHandle(Program, PI_ERROR_INVALID_PROGRAM, Function, "Program"));
+    if (Program->Context != Context)
+      return dglink::fail(PI_ERROR_INVALID_CONTEXT, "{}: the program belongs to another context",
+                          Function);
+    if (!Program->Executable.load(std::memory_order_acquire))
+      return dglink::fail(PI_ERROR_INVALID_PROGRAM_EXECUTABLE,
+                          "{}: program {} is not an executable (build it first)", Function,
+                          fmt::ptr(Program));
+    std::unique_ptr<_pi_kernel> Kernel = makeHandle<_pi_kernel>();
+    Kernel->Program = Program;
+    DGLINK_TRY(
+        Program->Impl->adoptKernel(Function, Native, Owned, *Program, Kernel->Name, Kernel->Impl));
+    if (Adopted == nullptr)
+      retain(Program);
+    Adopted = nullptr; // the kernel holds the adopted program's only reference
+    *Out = Kernel.release();
+    return PI_SUCCESS;
+  }();
+  if (Adopted != nullptr)
+    release(Adopted);
+  return Result;
 }
 
 } // namespace dglink::core

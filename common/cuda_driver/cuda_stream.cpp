@@ -372,6 +372,12 @@ public:
     }
     return PI_SUCCESS;
   }
+  bool functionName(stream::FunctionHandle F, std::string &Name) override {
+    return cuda::functionName(cuFunction(F), Name);
+  }
+  bool pointerRange(const void *Pointer, stream::PointerRange &Out) override {
+    return cuda::pointerRange(Pointer, Out);
+  }
   std::vector<std::string> kernelNames(stream::Module M) override {
     const CudaDriver &Cu = cu();
     std::vector<std::string> Names;
@@ -659,6 +665,42 @@ bool canAccessPeer(int From, int To) {
          cu().cuDeviceGet(&FromDevice, From) == CUDA_SUCCESS &&
          cu().cuDeviceGet(&ToDevice, To) == CUDA_SUCCESS &&
          cu().cuDeviceCanAccessPeer(&Can, FromDevice, ToDevice) == CUDA_SUCCESS && Can != 0;
+}
+
+bool pointerRange(const void *Pointer, stream::PointerRange &Out) {
+  const CudaDriver &Cu = cu();
+  const auto Address = reinterpret_cast<CUdeviceptr>(Pointer);
+  CUdeviceptr Base = 0;
+  size_t Size = 0;
+  unsigned int Type = 0;
+  unsigned int Managed = 0;
+  int Ordinal = -1;
+  if (Cu.cuPointerGetAttribute(&Base, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, Address) !=
+          CUDA_SUCCESS ||
+      Cu.cuPointerGetAttribute(&Size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, Address) != CUDA_SUCCESS ||
+      Cu.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Address) != CUDA_SUCCESS)
+    return false;
+  if (Cu.cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, Address) != CUDA_SUCCESS)
+    Managed = 0;
+  if (Cu.cuPointerGetAttribute(&Ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, Address) !=
+      CUDA_SUCCESS)
+    Ordinal = -1;
+  Out.Base = reinterpret_cast<void *>(Base);
+  Out.Size = Size;
+  Out.Memory = Managed != 0                 ? stream::PointerRange::Kind::Managed
+               : Type == CU_MEMORYTYPE_HOST ? stream::PointerRange::Kind::Host
+                                            : stream::PointerRange::Kind::Device;
+  Out.Ordinal = Out.Memory == stream::PointerRange::Kind::Device ? Ordinal : -1;
+  return Size != 0;
+}
+
+bool functionName(CUfunction F, std::string &Name) {
+  const char *Text = nullptr;
+  if (cu().cuFuncGetName == nullptr || cu().cuFuncGetName(&Text, F) != CUDA_SUCCESS ||
+      Text == nullptr)
+    return false;
+  Name = Text;
+  return true;
 }
 
 bool pageableHost(const void *Host) {

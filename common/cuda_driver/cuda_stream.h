@@ -20,6 +20,11 @@ CUresult makePrimaryCurrent(int Ordinal);
 // Whether the driver answers that Host is pageable memory it never saw (the memory-type
 // query fails with CUDA_ERROR_INVALID_VALUE); false for known memory and other errors.
 bool pageableHost(const void *Host);
+// The allocation Pointer lies in (cuPointerGetAttribute: its range, memory type, whether
+// managed, its device); false for pageable memory and where the driver cannot say.
+bool pointerRange(const void *Pointer, stream::PointerRange &Out);
+// F's name (cuFuncGetName, CUDA 12.3+); false where the driver cannot say.
+bool functionName(CUfunction F, std::string &Name);
 // Whether device From can reach device To's memory (cuDeviceCanAccessPeer; false
 // where the driver lacks the peer calls), and turning it on between their primary
 // contexts (already on is success).

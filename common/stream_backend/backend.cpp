@@ -221,6 +221,92 @@ pi_result StreamBackend::createContext(_pi_context &Context,
   return PI_SUCCESS;
 }
 
+pi_result StreamBackend::adoptContext(const char *Function, uintptr_t Native, bool Owned,
+                                      _pi_context &Context,
+                                      std::unique_ptr<core::ContextImpl> &Impl) {
+  if (Owned)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: a {} context is a device's primary context, which the process shares: "
+                "adopt it without ownership",
+                Function, Named.Label);
+  // The device whose primary context it is: among those whose primary context the adapter
+  // retained already, else among all (retaining theirs).
+  int Count = 0;
+  DGLINK_TRY(Api->deviceCount(Count));
+  int Ordinal = -1;
+  for (int Pass = 0; Pass < 2 && Ordinal < 0; ++Pass)
+    for (int Each = 0; Each < Count && Ordinal < 0; ++Each) {
+      uintptr_t Handle = 0;
+      if (Pass == 1 && Api->makeCurrent(Each) != PI_SUCCESS)
+        continue;
+      if (Api->nativeContext(Each, Handle) && Handle == Native)
+        Ordinal = Each;
+    }
+  uintptr_t NativeDevice = 0;
+  pi_device Found = nullptr;
+  if (Ordinal >= 0 && Api->nativeDevice(Ordinal, NativeDevice))
+    (void)core::deviceFromNative(Function, NativeDevice, nullptr, &Found);
+  if (Found == nullptr)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no device's primary context (the {} adapter works "
+                "in primary contexts only)",
+                Function, Native, Named.Label);
+  if (!Context.Devices.empty() && (Context.Devices.size() != 1 || Context.Devices[0] != Found))
+    return fail(PI_ERROR_INVALID_DEVICE,
+                "{}: the primary context is device '{}''s alone; the devices given differ",
+                Function, Found->Description.Name);
+  Context.Devices = {Found};
+  Context.Platform = Found->Platform;
+  return createContext(Context, Impl);
+}
+
+pi_result StreamContext::adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                                     const core::UsmAllocationInfo *Usm, size_t &Size,
+                                     std::unique_ptr<core::MemImpl> &Impl) {
+  const void *Pointer = reinterpret_cast<const void *>(Native);
+  PointerRange Range;
+  if (Usm != nullptr) {
+    Range.Base = Usm->Base;
+    Range.Size = Usm->Size;
+    Range.Memory = Usm->Kind == core::UsmKind::Host     ? PointerRange::Kind::Host
+                   : Usm->Kind == core::UsmKind::Shared ? PointerRange::Kind::Managed
+                                                        : PointerRange::Kind::Device;
+    Range.Ordinal = Usm->Device != nullptr ? of(*Usm->Device).Ordinal : -1;
+  } else if (Native == 0 || !driver().pointerRange(Pointer, Range)) {
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no memory the {} driver allocated (a buffer is a "
+                "device address)",
+                Function, Native, core::backend().label());
+  }
+  int Ordinal = first().Ordinal;
+  if (Range.Memory == PointerRange::Kind::Device) {
+    bool Ours = false;
+    for (const auto &On : Devices)
+      Ours = Ours || On->Ordinal == Range.Ordinal;
+    if (!Ours)
+      return fail(PI_ERROR_INVALID_CONTEXT,
+                  "{}: native handle {:#x} is device memory of a device not in the context",
+                  Function, Native);
+    Ordinal = Range.Ordinal;
+  }
+  if (Owned && Range.Memory == PointerRange::Kind::Host)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: host memory is not handed over to a buffer: adopt it without ownership",
+                Function);
+  // The core checked that an owned pointer is its allocation's start (where it knew it).
+  if (Owned && Range.Base != Pointer)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} lies inside an allocation: only its start can be "
+                "handed over",
+                Function, Native);
+  Impl =
+      std::make_unique<StreamMem>(Ordinal, const_cast<void *>(Pointer),
+                                  Owned ? StreamMem::Owns::Allocation : StreamMem::Owns::Nothing);
+  Size = static_cast<size_t>(static_cast<const char *>(Range.Base) + Range.Size -
+                             static_cast<const char *>(Pointer));
+  return PI_SUCCESS;
+}
+
 StreamContext::StreamContext(const std::vector<_pi_device *> &TheDevices) {
   Devices.reserve(TheDevices.size());
   for (_pi_device *Device : TheDevices)
@@ -368,6 +454,16 @@ pi_result StreamContext::createHostBuffer(pi_mem_flags, size_t Size, void *Host,
   Driver &D = driver();
   const int Ordinal = first().Ordinal;
   DGLINK_TRY(D.makeCurrent(Ordinal));
+  // Host USM the adapter pinned, or managed memory, is a device address already (unified
+  // addressing), and the driver refuses to register pinned memory again: the buffer is
+  // that memory.
+  PointerRange Range;
+  if (streamBackend().HostAllocations.contains(Host, Size) ||
+      (D.pointerRange(Host, Range) && Range.Memory == PointerRange::Kind::Managed &&
+       static_cast<char *>(Host) + Size <= static_cast<char *>(Range.Base) + Range.Size)) {
+    Impl = std::make_unique<StreamMem>(Ordinal, Host, StreamMem::Owns::Nothing);
+    return PI_SUCCESS;
+  }
   void *Device = nullptr;
   const pi_result Result = D.registerHost(Host, Size, Device);
   if (Result == PI_ERROR_UNSUPPORTED_FEATURE)

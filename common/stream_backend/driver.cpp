@@ -10,6 +10,8 @@ bool Driver::nativeContext(int /*Ordinal*/, uintptr_t & /*Handle*/) { return fal
 bool Driver::canAccessPeer(int /*From*/, int /*To*/) { return false; }
 bool Driver::freeMemory(int /*Ordinal*/, size_t & /*Bytes*/) { return false; }
 bool Driver::pageableHost(const void * /*Host*/) { return false; }
+bool Driver::functionName(FunctionHandle /*F*/, std::string & /*Name*/) { return false; }
+bool Driver::pointerRange(const void * /*Pointer*/, PointerRange & /*Out*/) { return false; }
 pi_result Driver::enablePeerAccess(int /*From*/, int /*To*/) { return PI_SUCCESS; }
 pi_result Driver::registerHost(void * /*Host*/, size_t /*Size*/, void *& /*Device*/) {
   return PI_ERROR_UNSUPPORTED_FEATURE;

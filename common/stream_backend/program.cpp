@@ -148,9 +148,66 @@ pi_result StreamContext::createProgram(const char *Function, const core::Program
 }
 
 StreamProgram::~StreamProgram() {
+  if (!OwnsModules)
+    return;
   for (const DeviceModule &Made : Modules)
     if (driver().makeCurrent(Made.Ordinal) == PI_SUCCESS)
       driver().unloadModule(Made.Loaded);
+}
+
+pi_result StreamContext::adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                                      _pi_program &Program) {
+  if (Devices.size() != 1)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: a {} module is loaded for one device, which it does not name: adopt it "
+                "into a context of that device alone (this one has {})",
+                Function, core::backend().label(), Devices.size());
+  if (Native == 0)
+    return fail(PI_ERROR_INVALID_VALUE, "{}: the native module is null", Function);
+  DGLINK_TRY(driver().makeCurrent(first().Ordinal));
+  auto Made = std::make_unique<StreamProgram>(*this, CodeKind::Ptx); // the kind is not read
+  Made->OwnsModules = Owned;
+  DeviceModule Adopted;
+  Adopted.Ordinal = first().Ordinal;
+  Adopted.Loaded = reinterpret_cast<Module>(Native);
+  Made->Modules.push_back(Adopted);
+  Program.Devices = {&first().Device};
+  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+  Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Program.KernelNames = withoutOffsetEntries(driver().kernelNames(Adopted.Loaded));
+  Program.Impl = std::move(Made);
+  Program.Executable.store(true, std::memory_order_release);
+  return PI_SUCCESS;
+}
+
+pi_result StreamProgram::adoptKernel(const char *Function, uintptr_t Native, bool /*Owned*/,
+                                     _pi_program &Program, std::string &Name,
+                                     std::unique_ptr<core::KernelImpl> &Kernel) {
+  if (Modules.size() != 1)
+    return fail(PI_ERROR_INVALID_PROGRAM,
+                "{}: a {} function is of one device's module: adopt it into a program of one "
+                "device (this one has {})",
+                Function, core::backend().label(), Modules.size());
+  Driver &D = driver();
+  DGLINK_TRY(D.makeCurrent(Modules[0].Ordinal));
+  auto *Handle = reinterpret_cast<FunctionHandle>(Native);
+  std::string Found;
+  if (Handle == nullptr || !D.functionName(Handle, Found))
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "{}: the {} driver does not name function {:#x} (CUDA: cuFuncGetName, 12.3 and "
+                "later), so the adapter cannot make a kernel of it",
+                Function, core::backend().label(), Native);
+  FunctionHandle Same = nullptr;
+  bool InModule = false;
+  DGLINK_TRY(D.function(Modules[0].Loaded, Found.c_str(), Same, InModule));
+  if (!InModule || Same != Handle)
+    return fail(PI_ERROR_INVALID_PROGRAM,
+                "{}: function '{}' is not the program's module's (another module's function)",
+                Function, clip(Found));
+  DGLINK_TRY(createKernel(Program, Found.c_str(), Kernel));
+  Name = std::move(Found);
+  return PI_SUCCESS;
 }
 
 Module StreamProgram::moduleOf(int Ordinal) const {

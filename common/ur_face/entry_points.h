@@ -265,6 +265,20 @@ ur_result_t urQueueCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_
 ur_result_t urEventCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
                                           const ur_event_native_properties_t *,
                                           ur_event_handle_t *);
+ur_result_t urContextCreateWithNativeHandle(ur_native_handle_t, ur_adapter_handle_t, uint32_t,
+                                            const ur_device_handle_t *,
+                                            const ur_context_native_properties_t *,
+                                            ur_context_handle_t *);
+ur_result_t urMemBufferCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                              const ur_mem_native_properties_t *,
+                                              ur_mem_handle_t *);
+ur_result_t urProgramCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                            const ur_program_native_properties_t *,
+                                            ur_program_handle_t *);
+ur_result_t urKernelCreateWithNativeHandle(ur_native_handle_t, ur_context_handle_t,
+                                           ur_program_handle_t,
+                                           const ur_kernel_native_properties_t *,
+                                           ur_kernel_handle_t *);
 
 // command_buffer.cpp: command buffers
 ur_result_t urCommandBufferCreateExp(ur_context_handle_t, ur_device_handle_t,

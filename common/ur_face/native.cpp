@@ -2,9 +2,9 @@
 // CUstream, ze_kernel_handle_t, a device address, ...), from the backend's hook
 // (core::BackendObject::nativeHandle). The handle stays dglink's: the caller uses it
 // while the dglink object lives and never releases it. urXCreateWithNativeHandle: the
-// discovered platform or device of a driver handle; queues and events adopted by the
-// backend (core::queueFromNative, eventFromNative); the others are not served
-// (docs/ur.md).
+// discovered platform or device of a driver handle; contexts, queues, events, buffers,
+// programs and kernels adopted by the backend (core::*FromNative; docs/ur.md says what
+// each backend takes).
 #include "entry_points.h"
 
 #include <mutex>
@@ -156,6 +156,63 @@ ur_result_t urEventCreateWithNativeHandle(ur_native_handle_t hNativeEvent,
   const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
   DGLINK_UR_CORE(
       core::eventFromNative(__func__, hNativeEvent, core(hContext), Owned, core(phEvent)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urContextCreateWithNativeHandle(ur_native_handle_t hNativeContext,
+                                            ur_adapter_handle_t hAdapter, uint32_t numDevices,
+                                            const ur_device_handle_t *phDevices,
+                                            const ur_context_native_properties_t *pProperties,
+                                            ur_context_handle_t *phContext) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hAdapter);
+  DGLINK_UR_NOT_NULL_POINTER(phContext);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  DGLINK_UR_CORE(core::contextFromNative(__func__, hNativeContext, numDevices,
+                                         reinterpret_cast<const pi_device *>(phDevices), Owned,
+                                         reinterpret_cast<pi_context *>(phContext)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urMemBufferCreateWithNativeHandle(ur_native_handle_t hNativeMem,
+                                              ur_context_handle_t hContext,
+                                              const ur_mem_native_properties_t *pProperties,
+                                              ur_mem_handle_t *phMem) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phMem);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  DGLINK_UR_CORE(core::bufferFromNative(__func__, hNativeMem, core(hContext), Owned,
+                                        reinterpret_cast<pi_mem *>(phMem)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urProgramCreateWithNativeHandle(ur_native_handle_t hNativeProgram,
+                                            ur_context_handle_t hContext,
+                                            const ur_program_native_properties_t *pProperties,
+                                            ur_program_handle_t *phProgram) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phProgram);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  DGLINK_UR_CORE(core::programFromNative(__func__, hNativeProgram, core(hContext), Owned,
+                                         reinterpret_cast<pi_program *>(phProgram)));
+}
+DGLINK_UR_CATCH_ALL
+
+ur_result_t urKernelCreateWithNativeHandle(ur_native_handle_t hNativeKernel,
+                                           ur_context_handle_t hContext,
+                                           ur_program_handle_t hProgram,
+                                           const ur_kernel_native_properties_t *pProperties,
+                                           ur_kernel_handle_t *phKernel) try {
+  DGLINK_UR_NOT_NULL_HANDLE(hContext);
+  DGLINK_UR_NOT_NULL_POINTER(phKernel);
+  const bool Owned = pProperties != nullptr && pProperties->isNativeHandleOwned;
+  const pi_result Result =
+      core::kernelFromNative(__func__, hNativeKernel, core(hContext), core(hProgram), Owned,
+                             reinterpret_cast<pi_kernel *>(phKernel));
+  // A backend whose kernels do not name their program needs hProgram: UR's code for the
+  // missing handle (the message says so).
+  if (hProgram == nullptr && Result == PI_ERROR_INVALID_PROGRAM)
+    return UR_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return toUr(Result);
 }
 DGLINK_UR_CATCH_ALL
 

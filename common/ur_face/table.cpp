@@ -167,6 +167,10 @@ ur_dditable_t makeTable() {
   Table.Device.pfnCreateWithNativeHandle = urDeviceCreateWithNativeHandle;
   Table.Queue.pfnCreateWithNativeHandle = urQueueCreateWithNativeHandle;
   Table.Event.pfnCreateWithNativeHandle = urEventCreateWithNativeHandle;
+  Table.Context.pfnCreateWithNativeHandle = urContextCreateWithNativeHandle;
+  Table.Mem.pfnBufferCreateWithNativeHandle = urMemBufferCreateWithNativeHandle;
+  Table.Program.pfnCreateWithNativeHandle = urProgramCreateWithNativeHandle;
+  Table.Kernel.pfnCreateWithNativeHandle = urKernelCreateWithNativeHandle;
 
   Table.CommandBufferExp.pfnCreateExp = urCommandBufferCreateExp;
   Table.CommandBufferExp.pfnRetainExp = urCommandBufferRetainExp;

@@ -286,8 +286,8 @@ TEST_P(BufferCommands, HostPointerBufferIsTheCallersMemory) {
       piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_USE,
                         Host.size(), Host.data(), Buffer.out());
   if (Made == PI_ERROR_UNSUPPORTED_FEATURE && levelZero())
-    GTEST_SKIP() << "Level Zero 1.8 has no core call that makes the caller's memory a "
-                    "device's: "
+    GTEST_SKIP() << "this Level Zero driver has no zexDriverImportExternalPointer (the core "
+                    "API has no call that makes the caller's memory a device's): "
                  << lastErrorMessage();
   ASSERT_PI_SUCCESS(Made);
   // What the host writes after creation is what the device reads.
@@ -307,6 +307,42 @@ TEST_P(BufferCommands, HostPointerBufferIsTheCallersMemory) {
   EXPECT_PI_ERROR_NAMING(
       PI_ERROR_INVALID_HOST_PTR, "HostPtr",
       piMemBufferCreate(Context.get(), PI_MEM_FLAGS_HOST_PTR_USE, 64, nullptr, Source.out()));
+}
+
+// A buffer over host USM of the context is that memory on every backend (a driver that
+// registers or imports the caller's memory refuses memory it pinned itself).
+TEST_P(BufferCommands, HostPointerBufferOverHostUsmIsThatMemory) {
+  pi_usm_capabilities HostUsm = 0;
+  ASSERT_PI_SUCCESS(
+      piDeviceGetInfo(Device, PI_DEVICE_INFO_USM_HOST_SUPPORT, sizeof(HostUsm), &HostUsm, nullptr));
+  if (HostUsm == 0)
+    GTEST_SKIP() << "device has no host USM (PI_DEVICE_INFO_USM_HOST_SUPPORT is 0)";
+  constexpr size_t Bytes = 4096;
+  UsmPointer Memory;
+  ASSERT_PI_SUCCESS(piextUSMHostAlloc(Memory.out(Context.get()), Context.get(), nullptr, Bytes, 0));
+  auto *Host = static_cast<uint8_t *>(Memory.get());
+  std::memset(Host, 0x21, Bytes);
+  {
+    MemHandle Buffer;
+    ASSERT_PI_SUCCESS(piMemBufferCreate(Context.get(),
+                                        PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_USE, 1024,
+                                        Host + 1024, Buffer.out()));
+    for (size_t I = 0; I < 1024; ++I)
+      Host[1024 + I] = static_cast<uint8_t>(I * 7);
+    const std::vector<uint8_t> Read = read(Buffer.get(), 1024);
+    for (size_t I = 0; I < Read.size(); ++I)
+      ASSERT_EQ(Read[I], static_cast<uint8_t>(I * 7)) << "byte " << I;
+    ASSERT_NO_FATAL_FAILURE(write(Buffer.get(), pattern(512, 3), 256));
+    void *Mapped = nullptr;
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferMap(Queue.get(), Buffer.get(), PI_TRUE, PI_MAP_READ, 256,
+                                            512, 0, nullptr, nullptr, &Mapped));
+    ASSERT_EQ(Mapped, Host + 1024 + 256) << "the map is the caller's memory at the offset";
+    const auto *Seen = static_cast<const uint8_t *>(Mapped);
+    EXPECT_EQ(std::vector<uint8_t>(Seen, Seen + 512), pattern(512, 3));
+    ASSERT_PI_SUCCESS(piEnqueueMemUnmap(Queue.get(), Buffer.get(), Mapped, 0, nullptr, nullptr));
+  }
+  for (size_t I = 0; I < 1024; ++I)
+    ASSERT_EQ(Host[I], 0x21) << "byte " << I << " before the buffer changed";
 }
 
 TEST_P(BufferCommands, QueueIsEmptyOnceItsWorkCompleted) {
@@ -358,6 +394,33 @@ TEST_P(BufferCommands, ProfilingTimesAreOrdered) {
     EXPECT_LE(PreviousEnd, Times[3] + 1) << "commands of an in-order queue";
     PreviousEnd = Times[3];
   }
+  // The device's clock runs as the host's: two commands enqueued a host-timed pause apart
+  // are at least the pause apart, and at most the host's time around both (a timer
+  // converted with the wrong rate fails one bound).
+  EventHandle Before, After;
+  const auto HostStart = std::chrono::steady_clock::now();
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Profiling.get(), Buffer.get(), PI_TRUE, 0, 64,
+                                            Bytes.data(), 0, nullptr, Before.out()));
+  constexpr auto Pause = std::chrono::milliseconds(30);
+  std::this_thread::sleep_for(Pause);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Profiling.get(), Buffer.get(), PI_TRUE, 0, 64,
+                                            Bytes.data(), 0, nullptr, After.out()));
+  const auto HostNanoseconds =
+      static_cast<pi_uint64>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - HostStart)
+                                 .count());
+  pi_uint64 First = 0, Second = 0;
+  ASSERT_PI_SUCCESS(piEventGetProfilingInfo(Before.get(), PI_PROFILING_INFO_COMMAND_END,
+                                            sizeof(First), &First, nullptr));
+  ASSERT_PI_SUCCESS(piEventGetProfilingInfo(After.get(), PI_PROFILING_INFO_COMMAND_START,
+                                            sizeof(Second), &Second, nullptr));
+  ASSERT_LE(First, Second) << "the later command's start";
+  const pi_uint64 Apart = Second - First;
+  const auto PauseNanoseconds = static_cast<pi_uint64>(std::chrono::nanoseconds(Pause).count());
+  EXPECT_GE(Apart, PauseNanoseconds * 9 / 10)
+      << "the device's times of two commands a " << PauseNanoseconds << " ns pause apart";
+  EXPECT_LE(Apart, HostNanoseconds + 1000000)
+      << "the device's times are further apart than the host saw";
   // A queue without profiling answers no times.
   EventHandle Plain;
   ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_TRUE, 0, 64, Bytes.data(),

@@ -175,7 +175,9 @@ TEST_P(BufferMaps, HostPointerAndSubBufferMaps) {
       piMemBufferCreate(Context.get(), PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_USE,
                         Host.size(), Host.data(), Buffer.out());
   if (Made == PI_ERROR_UNSUPPORTED_FEATURE && levelZero())
-    GTEST_SKIP() << "no buffers over the caller's memory on Level Zero: " << lastErrorMessage();
+    GTEST_SKIP() << "no buffers over the caller's memory on this Level Zero driver (no "
+                    "zexDriverImportExternalPointer): "
+                 << lastErrorMessage();
   ASSERT_PI_SUCCESS(Made);
   uint8_t *Bytes = map(Buffer.get(), PI_MAP_READ | PI_MAP_WRITE, 128, 256);
   EXPECT_EQ(Bytes, Host.data() + 128) << "the map is the caller's memory at the offset";

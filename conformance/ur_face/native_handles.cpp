@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -347,6 +348,236 @@ TEST_P(NativeHandles, BadArgumentsGetUrCodes) {
     ASSERT_NE(Message, nullptr);
     EXPECT_NE(std::strstr(Message, "urProgramGetNativeHandle"), nullptr) << Message;
   }
+}
+
+// The adapter of the fixture's platform (urContextCreateWithNativeHandle takes it).
+ur_adapter_handle_t adapterOf(pi_platform Platform) {
+  ur_adapter_handle_t Adapter = nullptr;
+  const size_t AdapterBytes = sizeof(Adapter); // NOLINT(bugprone-sizeof-expression)
+  EXPECT_EQ(
+      urPlatformGetInfo(asUr(Platform), UR_PLATFORM_INFO_ADAPTER, AdapterBytes, &Adapter, nullptr),
+      UR_RESULT_SUCCESS);
+  return Adapter;
+}
+
+template <typename T, typename Query, typename Object, typename Name>
+T urInfo(Query Function, Object Handle, Name Param) {
+  T Value{};
+  EXPECT_EQ(
+      Function(Handle, Param, sizeof(T), &Value, nullptr), // NOLINT(bugprone-sizeof-expression)
+      UR_RESULT_SUCCESS);
+  return Value;
+}
+
+// Every object made from its native handle (not owned) is the object the handle came
+// from: the buffer's bytes, the program's kernels and device globals, the kernel's
+// launches, the context's devices; and releasing it leaves the original working.
+TEST_P(NativeHandles, ObjectsFromTheirHandlesAreTheOriginals) {
+  Natives N;
+  ASSERT_NO_FATAL_FAILURE(collect(N));
+  const ur_context_handle_t UrContext = asUr(Context.get());
+
+  // The buffer: the same memory, both ways.
+  ur_mem_native_properties_t MemProperties{UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, nullptr, false};
+  ur_mem_handle_t Mem = nullptr;
+  ASSERT_EQ(urMemBufferCreateWithNativeHandle(N.Mem, UrContext, &MemProperties, &Mem),
+            UR_RESULT_SUCCESS);
+  EXPECT_GE(urInfo<size_t>(urMemGetInfo, Mem, UR_MEM_INFO_SIZE), BufferBytes);
+  EXPECT_EQ(urInfo<ur_context_handle_t>(urMemGetInfo, Mem, UR_MEM_INFO_CONTEXT), UrContext);
+  std::vector<char> Back(BufferBytes, 0);
+  const auto Adopted = reinterpret_cast<pi_mem>(Mem);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Adopted, PI_TRUE, 0, BufferBytes,
+                                           Back.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(Back, std::vector<char>(BufferBytes, 7)) << "the adopted buffer reads other bytes";
+  const std::vector<char> Nines(BufferBytes, 9);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Adopted, PI_TRUE, 0, BufferBytes,
+                                            Nines.data(), 0, nullptr, nullptr));
+  ASSERT_EQ(urMemRelease(Mem), UR_RESULT_SUCCESS);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
+                                           Back.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(Back, Nines) << "a write through the adopted buffer did not reach the original";
+
+  // The program: its kernels by name.
+  ur_program_native_properties_t ProgramProperties{UR_STRUCTURE_TYPE_PROGRAM_NATIVE_PROPERTIES,
+                                                   nullptr, false};
+  ur_program_handle_t UrProgram = nullptr;
+  ASSERT_EQ(urProgramCreateWithNativeHandle(N.Program, UrContext, &ProgramProperties, &UrProgram),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(urInfo<ur_context_handle_t>(urProgramGetInfo, UrProgram, UR_PROGRAM_INFO_CONTEXT),
+            UrContext);
+  size_t NamesBytes = 0;
+  ASSERT_EQ(urProgramGetInfo(UrProgram, UR_PROGRAM_INFO_KERNEL_NAMES, 0, nullptr, &NamesBytes),
+            UR_RESULT_SUCCESS);
+  std::string Names(NamesBytes, '\0');
+  ASSERT_EQ(
+      urProgramGetInfo(UrProgram, UR_PROGRAM_INFO_KERNEL_NAMES, NamesBytes, Names.data(), nullptr),
+      UR_RESULT_SUCCESS);
+  // (HIP's driver cannot list a module's kernels: the list may be empty.)
+  if (!Names.empty() && Names[0] != '\0') {
+    EXPECT_NE(Names.find(KernelName), std::string::npos) << Names;
+  }
+  ur_kernel_handle_t ByName = nullptr;
+  ASSERT_EQ(urKernelCreate(UrProgram, KernelName, &ByName), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urKernelRelease(ByName), UR_RESULT_SUCCESS);
+  ASSERT_EQ(urProgramRelease(UrProgram), UR_RESULT_SUCCESS);
+
+  // The kernel: its name, its program, and a launch that reads the program's device global.
+  ur_kernel_native_properties_t KernelProperties{UR_STRUCTURE_TYPE_KERNEL_NATIVE_PROPERTIES,
+                                                 nullptr, false};
+  ur_kernel_handle_t UrKernel = nullptr;
+  ASSERT_EQ(urKernelCreateWithNativeHandle(N.Kernel, UrContext, asUr(Program.get()),
+                                           &KernelProperties, &UrKernel),
+            UR_RESULT_SUCCESS);
+  size_t NameBytes = 0;
+  ASSERT_EQ(urKernelGetInfo(UrKernel, UR_KERNEL_INFO_FUNCTION_NAME, 0, nullptr, &NameBytes),
+            UR_RESULT_SUCCESS);
+  std::string Name(NameBytes, '\0');
+  ASSERT_EQ(
+      urKernelGetInfo(UrKernel, UR_KERNEL_INFO_FUNCTION_NAME, NameBytes, Name.data(), nullptr),
+      UR_RESULT_SUCCESS);
+  EXPECT_STREQ(Name.c_str(), KernelName);
+  EXPECT_EQ(urInfo<ur_program_handle_t>(urKernelGetInfo, UrKernel, UR_KERNEL_INFO_PROGRAM),
+            asUr(Program.get()));
+  EXPECT_EQ(urInfo<uint32_t>(urKernelGetInfo, UrKernel, UR_KERNEL_INFO_NUM_ARGS), 1U);
+  if (executesKernels()) {
+    const int Value = 0x5151;
+    ASSERT_PI_SUCCESS(
+        piextEnqueueDeviceGlobalVariableWrite(Queue.get(), Program.get(), "dg_counter_uid", PI_TRUE,
+                                              sizeof(Value), 0, &Value, 0, nullptr, nullptr));
+    const auto Launched = reinterpret_cast<pi_kernel>(UrKernel);
+    const pi_mem Out = Buffer.get();
+    ASSERT_PI_SUCCESS(piextKernelSetArgMemObj(Launched, 0, &Out));
+    const size_t Global = 1;
+    ASSERT_PI_SUCCESS(piEnqueueKernelLaunch(Queue.get(), Launched, 1, nullptr, &Global, nullptr, 0,
+                                            nullptr, nullptr));
+    int Read = 0;
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Buffer.get(), PI_TRUE, 0, sizeof(Read),
+                                             &Read, 0, nullptr, nullptr));
+    EXPECT_EQ(Read, Value) << "the adopted kernel did not read the program's device global";
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
+                                              Nines.data(), 0, nullptr, nullptr));
+  }
+  ASSERT_EQ(urKernelRelease(UrKernel), UR_RESULT_SUCCESS);
+  EXPECT_EQ(urKernelGetNativeHandle(asUr(Kernel.get()), &N.Kernel), UR_RESULT_SUCCESS)
+      << "the original kernel went with the adopted one";
+
+  // The context: its devices, and work in it.
+  if (!N.HasContext)
+    GTEST_SKIP() << "the adapter has no native handle of this context";
+  ur_context_native_properties_t ContextProperties{UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES,
+                                                   nullptr, false};
+  const ur_device_handle_t UrDevice = asUr(Device);
+  ur_context_handle_t Made = nullptr;
+  ASSERT_EQ(urContextCreateWithNativeHandle(N.Context, adapterOf(Platform), 1, &UrDevice,
+                                            &ContextProperties, &Made),
+            UR_RESULT_SUCCESS);
+  EXPECT_EQ(urInfo<uint32_t>(urContextGetInfo, Made, UR_CONTEXT_INFO_NUM_DEVICES), 1U);
+  EXPECT_EQ(urInfo<ur_device_handle_t>(urContextGetInfo, Made, UR_CONTEXT_INFO_DEVICES), UrDevice);
+  {
+    QueueHandle MadeQueue;
+    MemHandle MadeBuffer;
+    ASSERT_PI_SUCCESS(
+        piQueueCreate(reinterpret_cast<pi_context>(Made), Device, 0, MadeQueue.out()));
+    ASSERT_PI_SUCCESS(piMemBufferCreate(reinterpret_cast<pi_context>(Made), PI_MEM_FLAGS_ACCESS_RW,
+                                        BufferBytes, nullptr, MadeBuffer.out()));
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(MadeQueue.get(), MadeBuffer.get(), PI_TRUE, 0,
+                                              BufferBytes, Nines.data(), 0, nullptr, nullptr));
+    std::fill(Back.begin(), Back.end(), 0);
+    ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(MadeQueue.get(), MadeBuffer.get(), PI_TRUE, 0,
+                                             BufferBytes, Back.data(), 0, nullptr, nullptr));
+    EXPECT_EQ(Back, Nines);
+  }
+  ASSERT_EQ(urContextRelease(Made), UR_RESULT_SUCCESS);
+  std::fill(Back.begin(), Back.end(), 0);
+  ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
+                                           Back.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(Back, Nines) << "the original context stopped working with the adopted one's release";
+}
+
+// What the driver's objects cannot be is refused with UR's codes, and nothing is made: a
+// kernel of another program, an owned buffer over the adapter's own USM, a context whose
+// devices the driver does not say (Level Zero), a device's primary context handed over
+// (CUDA, HIP).
+TEST_P(NativeHandles, WrongObjectsAreRefused) {
+  Natives N;
+  ASSERT_NO_FATAL_FAILURE(collect(N));
+  const ur_context_handle_t UrContext = asUr(Context.get());
+  const std::string &Backend = GetParam().Backend;
+  ProgramHandle Other;
+  ASSERT_NO_FATAL_FAILURE(buildProgram("pattern", Other));
+  ur_kernel_handle_t Made = nullptr;
+  EXPECT_EQ(urKernelCreateWithNativeHandle(N.Kernel, UrContext, asUr(Other.get()), nullptr, &Made),
+            UR_RESULT_ERROR_INVALID_PROGRAM);
+  EXPECT_EQ(Made, nullptr);
+  // Without a program: OpenCL's kernel names its own, which becomes a program too.
+  const ur_result_t NoProgram =
+      urKernelCreateWithNativeHandle(N.Kernel, UrContext, nullptr, nullptr, &Made);
+  if (Backend == "opencl") {
+    ASSERT_EQ(NoProgram, UR_RESULT_SUCCESS);
+    const auto Of = urInfo<ur_program_handle_t>(urKernelGetInfo, Made, UR_KERNEL_INFO_PROGRAM);
+    // Made by the adapter, not by a call the validation layer records.
+    std::fprintf(stderr, "dglink-ur-scenario: adopted program %p\n", static_cast<void *>(Of));
+    ur_native_handle_t OfNative = 0;
+    EXPECT_EQ(urProgramGetNativeHandle(Of, &OfNative), UR_RESULT_SUCCESS);
+    EXPECT_EQ(OfNative, N.Program);
+    EXPECT_EQ(urKernelRelease(Made), UR_RESULT_SUCCESS); // and with it the program
+  } else {
+    EXPECT_EQ(NoProgram, UR_RESULT_ERROR_INVALID_NULL_HANDLE) << "hProgram is needed";
+    EXPECT_EQ(Made, nullptr);
+  }
+  ur_mem_native_properties_t Owned{UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, nullptr, true};
+  if (usmMechanism() != PI_USM_MECHANISM_NONE) {
+    UsmPointer Memory;
+    ASSERT_PI_SUCCESS(
+        piextUSMDeviceAlloc(Memory.out(Context.get()), Context.get(), Device, nullptr, 256, 0));
+    ur_mem_handle_t Mem = nullptr;
+    const auto Native = reinterpret_cast<ur_native_handle_t>(Memory.get());
+    EXPECT_EQ(urMemBufferCreateWithNativeHandle(Native, UrContext, &Owned, &Mem),
+              UR_RESULT_ERROR_INVALID_VALUE)
+        << "USM the adapter allocated was handed over";
+    EXPECT_EQ(Mem, nullptr);
+    // Not owned: a buffer over it where buffers are device addresses; OpenCL has no
+    // cl_mem there.
+    const ur_result_t Unowned = urMemBufferCreateWithNativeHandle(Native, UrContext, nullptr, &Mem);
+    if (Backend == "opencl") {
+      EXPECT_EQ(Unowned, UR_RESULT_ERROR_INVALID_MEM_OBJECT);
+    } else {
+      ASSERT_EQ(Unowned, UR_RESULT_SUCCESS);
+      EXPECT_EQ(urInfo<size_t>(urMemGetInfo, Mem, UR_MEM_INFO_SIZE), 256U);
+      const std::vector<char> Fives(256, 5);
+      ASSERT_PI_SUCCESS(piEnqueueMemBufferWrite(Queue.get(), reinterpret_cast<pi_mem>(Mem), PI_TRUE,
+                                                0, 256, Fives.data(), 0, nullptr, nullptr));
+      std::vector<char> Back(256, 0);
+      ASSERT_PI_SUCCESS(piextUSMEnqueueMemcpy(Queue.get(), PI_TRUE, Back.data(), Memory.get(), 256,
+                                              0, nullptr, nullptr));
+      EXPECT_EQ(Back, Fives) << "the buffer over the USM is other memory";
+      EXPECT_EQ(urMemRelease(Mem), UR_RESULT_SUCCESS);
+    }
+  }
+  ur_context_handle_t MadeContext = nullptr;
+  ur_context_native_properties_t OwnedContext{UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES, nullptr,
+                                              true};
+  if (Backend == "level_zero" && N.HasContext) {
+    EXPECT_EQ(urContextCreateWithNativeHandle(N.Context, adapterOf(Platform), 0, nullptr, nullptr,
+                                              &MadeContext),
+              UR_RESULT_ERROR_INVALID_VALUE)
+        << "a Level Zero context was adopted without its devices";
+  } else if ((Backend == "cuda" || Backend == "hip_nvidia") && N.HasContext) {
+    EXPECT_EQ(urContextCreateWithNativeHandle(N.Context, adapterOf(Platform), 0, nullptr,
+                                              &OwnedContext, &MadeContext),
+              UR_RESULT_ERROR_INVALID_VALUE)
+        << "a primary context was handed over";
+  } else if (Backend == "opencl") {
+    // OpenCL's context says its devices.
+    ASSERT_EQ(urContextCreateWithNativeHandle(N.Context, adapterOf(Platform), 0, nullptr, nullptr,
+                                              &MadeContext),
+              UR_RESULT_SUCCESS);
+    EXPECT_EQ(urInfo<ur_device_handle_t>(urContextGetInfo, MadeContext, UR_CONTEXT_INFO_DEVICES),
+              asUr(Device));
+    EXPECT_EQ(urContextRelease(MadeContext), UR_RESULT_SUCCESS);
+    MadeContext = nullptr;
+  }
+  EXPECT_EQ(MadeContext, nullptr);
 }
 
 #ifdef DGLINK_NATIVE_OPENCL

@@ -12,7 +12,9 @@
 #   events of command-buffer commands (phEvent of the appends and of
 #   urCommandBufferUpdateSignalEventExp; "dglink-ur-scenario: command event <handle>"), and
 #   the events of urEnqueueUSMMemcpy2D, urEnqueueUSMFill2D and
-#   urEnqueueTimestampRecordingExp ("dglink-ur-scenario: unrecorded event <handle>");
+#   urEnqueueTimestampRecordingExp ("dglink-ur-scenario: unrecorded event <handle>"), and the
+#   program urKernelCreateWithNativeHandle makes of an OpenCL kernel's own program
+#   ("dglink-ur-scenario: adopted program <handle>");
 # - it checks the optional pool of urUSM*Alloc even when it is null ("There are no
 #   valid references to handle 0"): allowed for handle 0 alone.
 #   validation_run.sh CONFORMANCE_UR_PROGRAM LOG [gtest options]
@@ -28,7 +30,7 @@ if [ "$status" -ne 0 ]; then
   grep '^\[  FAILED' "$log" | sort -u
   exit 1
 fi
-named='s/^dglink-ur-\(bridge\|scenario\): \(linked program\|sub-buffer\|command event\|unrecorded event\)'
+named='s/^dglink-ur-\(bridge\|scenario\): \(linked program\|sub-buffer\|command event\|unrecorded event\|adopted program\)'
 linked=$(sed -n "$named"' \(0x[0-9a-f]*\).*/\3/p' "$log" | sort -u)
 # The layer's own messages, without the backtraces it prints after some of them.
 messages=$(grep '^<VALIDATION>' "$log" | grep -v ']: #[0-9]' | grep -v 'was recorded for first time here')

@@ -388,23 +388,67 @@ ze_result_t ZE_APICALL deviceGetSubDevices(ze_device_handle_t Device, uint32_t *
   return ZE_RESULT_SUCCESS;
 }
 
-// The device's clock, which its timestamps and zeDeviceGetGlobalTimestamps read: the
-// host's steady clock in nanoseconds (timerResolution 1 ns, 64 valid bits). The times
-// are of this driver's host-side work, not of any hardware.
-uint64_t now() {
+uint64_t steadyNanoseconds() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now().time_since_epoch())
                                    .count());
 }
 
-// Host and device timestamps at once: one clock (now()).
+// The device's timer, which its timestamps and zeDeviceGetGlobalTimestamps read: the
+// host's steady clock in nanoseconds (1 ns a tick, 64 valid bits); with
+// DGLINK_ZE_TEST_TIMER="<ticks a second>,<valid bits>" a counter of that rate and width
+// started when the driver loaded (Intel's GPUs count 19.2 or 12.5 MHz in 32 to 64 bits),
+// so that an adapter's conversion and unwrap meet another timer than nanoseconds. The
+// times are of this driver's host-side work, not of any hardware.
+struct Timer {
+  uint64_t PerSecond = 1000000000;
+  uint32_t Bits = 64;
+  uint64_t Origin = 0; // steady nanoseconds at tick 0 (a counter of the knob's)
+};
+
+const Timer &timer() {
+  static const Timer Made = [] {
+    Timer T;
+    const char *Text = std::getenv("DGLINK_ZE_TEST_TIMER");
+    if (Text == nullptr || *Text == '\0')
+      return T;
+    unsigned long long PerSecond = 0;
+    unsigned Bits = 0;
+    char Rest = 0;
+    if (std::sscanf(Text, "%llu,%u%c", &PerSecond, &Bits, &Rest) != 2 || PerSecond == 0 ||
+        PerSecond > 1000000000ULL || Bits < 16 || Bits > 64) {
+      std::fprintf(stderr,
+                   "dglink_ze_test_driver: DGLINK_ZE_TEST_TIMER='%s' is not '<ticks a second up "
+                   "to 1e9>,<valid bits 16 to 64>'; 1 ns ticks of 64 bits\n",
+                   Text);
+      return T;
+    }
+    T.PerSecond = PerSecond;
+    T.Bits = Bits;
+    T.Origin = steadyNanoseconds();
+    return T;
+  }();
+  return Made;
+}
+
+uint64_t now() {
+  const Timer &T = timer();
+  const uint64_t Elapsed = steadyNanoseconds() - T.Origin;
+  // Whole seconds and the rest apart (the rest times at most 1e9 ticks fits 64 bits).
+  const uint64_t Ticks =
+      Elapsed / 1000000000U * T.PerSecond + Elapsed % 1000000000U * T.PerSecond / 1000000000U;
+  return T.Bits >= 64 ? Ticks : Ticks & ((uint64_t{1} << T.Bits) - 1);
+}
+
+// Host and device timestamps at once: the host's in nanoseconds, the device's in ticks.
 ze_result_t ZE_APICALL deviceGetGlobalTimestamps(ze_device_handle_t Device, uint64_t *Host,
                                                  uint64_t *DeviceTime) {
   if (!isDevice(Device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (Host == nullptr || DeviceTime == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *Host = *DeviceTime = now();
+  *DeviceTime = now();
+  *Host = steadyNanoseconds();
   return ZE_RESULT_SUCCESS;
 }
 
@@ -433,10 +477,14 @@ ze_result_t ZE_APICALL deviceGetProperties(ze_device_handle_t Device,
   Properties->numSubslicesPerSlice = 1;
   Properties->numSlices = 1;
   std::strncpy(Properties->name, DGLINK_TEST_DEVICE_NAME, ZE_MAX_DEVICE_NAME - 1);
-  // now()'s clock: 1 ns a tick (the 1.2 form states ticks per second), 64 bits.
-  Properties->timerResolution = Type == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 ? 1000000000 : 1;
-  Properties->timestampValidBits = 64;
-  Properties->kernelTimestampValidBits = 64;
+  // now()'s timer: the 1.2 form states ticks a second, the 1.0 form whole nanoseconds a
+  // tick (rounded down, as drivers do: 52 for 19.2 MHz).
+  const Timer &T = timer();
+  Properties->timerResolution = Type == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
+                                    ? T.PerSecond
+                                    : std::max<uint64_t>(1, 1000000000U / T.PerSecond);
+  Properties->timestampValidBits = T.Bits;
+  Properties->kernelTimestampValidBits = T.Bits;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -559,6 +607,11 @@ ze_result_t ZE_APICALL contextDestroy(ze_context_handle_t Context) {
   return ZE_RESULT_SUCCESS;
 }
 
+// Any context that is not null is live: a test driver's contexts hold nothing.
+ze_result_t ZE_APICALL contextGetStatus(ze_context_handle_t Context) {
+  return Context == nullptr ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE : ZE_RESULT_SUCCESS;
+}
+
 // ---- memory ----
 
 ze_result_t allocateUsm(ze_context_handle_t Context, size_t Size, size_t Alignment,
@@ -645,6 +698,70 @@ ze_result_t ZE_APICALL memGetAllocProperties(ze_context_handle_t Context, const 
   // The device the memory was allocated on; none for host memory.
   if (Device != nullptr)
     *Device = Owner;
+  return ZE_RESULT_SUCCESS;
+}
+
+// The allocation Pointer lies in: its start and size (ZE_RESULT_ERROR_INVALID_ARGUMENT
+// where it lies in none, as for memory the driver did not allocate).
+ze_result_t ZE_APICALL memGetAddressRange(ze_context_handle_t Context, const void *Pointer,
+                                          void **Base, size_t *Size) {
+  if (Context == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  const auto *Start = static_cast<const uint8_t *>(Pointer);
+  auto It = Allocations.upper_bound(Start);
+  if (It == Allocations.begin())
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  --It;
+  if (static_cast<size_t>(Start - It->first) >= It->second.Size || It->second.ModuleGlobal)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (Base != nullptr)
+    *Base = const_cast<uint8_t *>(It->first);
+  if (Size != nullptr)
+    *Size = It->second.Size;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Intel's import extension (zexDriverImportExternalPointer): this driver's devices reach
+// host memory anyway; an import is recorded, so that a second import of the same memory
+// and a release of memory never imported are refused as a driver refuses them.
+std::mutex ImportsMutex;
+std::map<void *, size_t> Imports; // guarded by ImportsMutex
+
+ze_result_t ZE_APICALL importExternalPointer(ze_driver_handle_t Driver, void *Pointer,
+                                             size_t Size) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (Size == 0)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  std::lock_guard<std::mutex> Lock(ImportsMutex);
+  return Imports.emplace(Pointer, Size).second ? ZE_RESULT_SUCCESS
+                                               : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
+ze_result_t ZE_APICALL releaseImportedPointer(ze_driver_handle_t Driver, void *Pointer) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  std::lock_guard<std::mutex> Lock(ImportsMutex);
+  return Imports.erase(Pointer) == 1 ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
+ze_result_t ZE_APICALL driverGetExtensionFunctionAddress(ze_driver_handle_t Driver,
+                                                         const char *Name, void **Address) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Name == nullptr || Address == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (std::strcmp(Name, "zexDriverImportExternalPointer") == 0)
+    *Address = reinterpret_cast<void *>(&importExternalPointer);
+  else if (std::strcmp(Name, "zexDriverReleaseImportedPointer") == 0)
+    *Address = reinterpret_cast<void *>(&releaseImportedPointer);
+  else
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -1388,6 +1505,7 @@ DGLINK_TABLE(zeGetDriverProcAddrTable, ze_driver_dditable_t, {
   Table->pfnGetApiVersion = driverGetApiVersion;
   Table->pfnGetProperties = driverGetProperties;
   Table->pfnGetExtensionProperties = driverGetExtensionProperties;
+  Table->pfnGetExtensionFunctionAddress = driverGetExtensionFunctionAddress;
 })
 DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
   Table->pfnGet = deviceGet;
@@ -1405,6 +1523,7 @@ DGLINK_TABLE(zeGetDeviceProcAddrTable, ze_device_dditable_t, {
 DGLINK_TABLE(zeGetContextProcAddrTable, ze_context_dditable_t, {
   Table->pfnCreate = contextCreate;
   Table->pfnDestroy = contextDestroy;
+  Table->pfnGetStatus = contextGetStatus;
 })
 DGLINK_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t, {
   Table->pfnCreateImmediate = commandListCreateImmediate;
@@ -1437,6 +1556,7 @@ DGLINK_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t, {
   Table->pfnAllocHost = memAllocHost;
   Table->pfnFree = memFree;
   Table->pfnGetAllocProperties = memGetAllocProperties;
+  Table->pfnGetAddressRange = memGetAddressRange;
 })
 DGLINK_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t, {
   Table->pfnCreate = moduleCreate;

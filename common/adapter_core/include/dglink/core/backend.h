@@ -279,6 +279,13 @@ public:
   // OpenCL program binary a later piProgramCreateWithBinary takes) gives those.
   // Called with Program.Mutex held.
   virtual pi_result binaries(const _pi_program &Program, std::vector<std::vector<uint8_t>> &Out);
+  // The driver's kernel Native (urKernelCreateWithNativeHandle) of this executable
+  // program (PI_ERROR_INVALID_PROGRAM where it is another's, as far as the driver tells):
+  // Name filled from the driver. Owned as for ContextImpl::adoptQueue. By default
+  // PI_ERROR_UNSUPPORTED_FEATURE naming Function.
+  virtual pi_result adoptKernel(const char *Function, uintptr_t Native, bool Owned,
+                                _pi_program &Program, std::string &Name,
+                                std::unique_ptr<KernelImpl> &Kernel);
   // Called once a new program's metadata is complete (the image's property sets, the
   // caller's metadata), before the program is handed out: a backend that changed the
   // code itself adds what that made known (the OpenCL adapter: the device globals it
@@ -440,6 +447,23 @@ public:
                                std::unique_ptr<QueueImpl> &Impl);
   virtual pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                                std::unique_ptr<EventImpl> &Impl, uintptr_t &NativeQueue);
+  // The driver's buffer Native (urMemBufferCreateWithNativeHandle): Size filled from the
+  // driver, the buffer's bytes from its start. Usm is what the core or the driver knows of
+  // Native as a USM pointer of this context (null: none), for a backend whose buffers are
+  // device addresses (the buffer then runs from Native to the allocation's end); a backend
+  // whose buffers are driver objects refuses it (PI_ERROR_INVALID_MEM_OBJECT).
+  virtual pi_result adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                                const UsmAllocationInfo *Usm, size_t &Size,
+                                std::unique_ptr<MemImpl> &Impl);
+  // The driver's program Native (urProgramCreateWithNativeHandle), of this context: the
+  // hook fills Program.Devices (devices of the context) and Impl and, where the driver's
+  // program is built, KernelNames, BuildStatus, BinaryType and Executable.
+  virtual pi_result adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                                 _pi_program &Program);
+  // The driver's program of the driver's kernel Native, for a kernel adopted with no
+  // program (urKernelCreateWithNativeHandle's hProgram is optional): by default
+  // PI_ERROR_INVALID_PROGRAM naming Function (the driver's kernel does not say).
+  virtual pi_result programOfKernel(const char *Function, uintptr_t Native, uintptr_t &Program);
 
   // ---- Virtual memory (a face's urVirtualMem* / urPhysicalMem*; virtual_memory.cpp).
   // Called only where every device involved says Description.VirtualMemory, with the
@@ -515,6 +539,14 @@ public:
   // Whether the backend runs images the shim lowered (OpenCL only).
   virtual bool runsLoweredImages() const { return false; }
   virtual pi_result createContext(_pi_context &Context, std::unique_ptr<ContextImpl> &Impl) = 0;
+  // A context over the driver's context Native (urContextCreateWithNativeHandle).
+  // Context.Devices is the caller's list (live, distinct, of one platform: checked) or
+  // empty, where the hook fills it, and Context.Platform, with the devices the driver's
+  // context holds (core::deviceFromNative finds them); a device given that the driver's
+  // context does not hold is PI_ERROR_INVALID_DEVICE, where the driver tells. Owned as for
+  // ContextImpl::adoptQueue. By default PI_ERROR_UNSUPPORTED_FEATURE naming Function.
+  virtual pi_result adoptContext(const char *Function, uintptr_t Native, bool Owned,
+                                 _pi_context &Context, std::unique_ptr<ContextImpl> &Impl);
   // Frees what the adapter keeps for the process (piTearDown); handles stay valid.
   virtual void tearDown() {}
 };
@@ -641,6 +673,22 @@ pi_result queueFromNative(const char *Function, uintptr_t Native, pi_context Con
                           pi_device Device, bool Owned, pi_queue *Out);
 pi_result eventFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
                           pi_event *Out);
+// A context (Backend::adoptContext): Devices may be null with NumDevices 0 (the driver's
+// context says which it holds); given, each must be live and of the adapter.
+pi_result contextFromNative(const char *Function, uintptr_t Native, pi_uint32 NumDevices,
+                            const pi_device *Devices, bool Owned, pi_context *Out);
+// A buffer (ContextImpl::adoptBuffer), read-write, with no host pointer.
+pi_result bufferFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                           pi_mem *Out);
+// A program (ContextImpl::adoptProgram), with no metadata: its device globals are found by
+// the names the caller gives.
+pi_result programFromNative(const char *Function, uintptr_t Native, pi_context Context, bool Owned,
+                            pi_program *Out);
+// A kernel (ProgramImpl::adoptKernel) of Program, an executable program of Context
+// (PI_ERROR_INVALID_CONTEXT for another's); Program null: the driver's program of the
+// kernel, adopted without ownership (ContextImpl::programOfKernel).
+pi_result kernelFromNative(const char *Function, uintptr_t Native, pi_context Context,
+                           pi_program Program, bool Owned, pi_kernel *Out);
 
 // Virtual memory (virtual_memory.cpp), over ContextImpl's hooks: the handles first,
 // then what the devices can do (PI_ERROR_UNSUPPORTED_FEATURE where one has no virtual

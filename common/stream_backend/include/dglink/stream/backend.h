@@ -43,6 +43,11 @@ public:
   // Kernels with DPC++'s "<kernel>_with_offset" entry point (StreamKernel).
   bool globalOffsets() const override { return true; }
   pi_result createContext(_pi_context &Context, std::unique_ptr<core::ContextImpl> &Impl) override;
+  // A context over a device's primary context (the only driver context a context of one
+  // device has), as createContext makes it; not owned: the primary context is the
+  // process's.
+  pi_result adoptContext(const char *Function, uintptr_t Native, bool Owned, _pi_context &Context,
+                         std::unique_ptr<core::ContextImpl> &Impl) override;
 
   void tearDown() override { CopyThreads.stop(); }
 
@@ -131,6 +136,17 @@ public:
   // The caller's CUevent / hipEvent_t, checked with the driver's query; it names no stream.
   pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                        std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
+  // A buffer over the caller's device address (CUdeviceptr, a hipMalloc pointer): from
+  // Native to the end of its allocation, which the driver (or the core) knows; device or
+  // managed memory of a device of the context, or host memory. Owned: device and managed
+  // memory from its start only, freed at the end.
+  pi_result adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
+                        const core::UsmAllocationInfo *Usm, size_t &Size,
+                        std::unique_ptr<core::MemImpl> &Impl) override;
+  // A program over the caller's loaded module (CUmodule, hipModule_t), of the context's
+  // only device (a module names no device), executable.
+  pi_result adoptProgram(const char *Function, uintptr_t Native, bool Owned,
+                         _pi_program &Program) override;
   // Virtual memory (virtual_memory.cpp): the driver's, for every device of the context.
   pi_result memoryGranularity(const char *Function, const _pi_device &Device, bool Recommended,
                               size_t &Out) override;
@@ -388,6 +404,11 @@ public:
                        const std::string &Symbol, core::GlobalLookup &Result) override;
   pi_result createKernel(_pi_program &Program, const char *Name,
                          std::unique_ptr<core::KernelImpl> &Kernel) override;
+  // The caller's function (CUfunction, hipFunction_t) of this program's module, as
+  // createKernel makes it by the name the driver gives it (the driver frees functions
+  // with their module: ownership changes nothing).
+  pi_result adoptKernel(const char *Function, uintptr_t Native, bool Owned, _pi_program &Program,
+                        std::string &Name, std::unique_ptr<core::KernelImpl> &Kernel) override;
   // The loaded module (CUmodule, hipModule_t) of an executable program of one device.
   bool nativeHandle(uintptr_t &Out) const override {
     return Modules.size() == 1 && core::nativeHandleOf(Modules[0].Loaded, Out);
@@ -399,6 +420,8 @@ public:
   CodeKind Kind;
   // One per device of the program, written once before the program is marked executable.
   std::vector<DeviceModule> Modules;
+  // False for the caller's module adopted without its ownership: not unloaded here.
+  bool OwnsModules = true;
 };
 
 // One argument as set: a by-value one 8-byte aligned, zero-padded; a local-memory one

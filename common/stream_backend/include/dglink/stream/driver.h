@@ -127,6 +127,17 @@ enum class VirtualAccess { None, ReadOnly, ReadWrite };
 using PhysicalHandle = uint64_t;
 
 // The device code a driver runs.
+// What the driver knows of the allocation a pointer lies in (Driver::pointerRange): its
+// start and size, whether it is host memory (pinned or registered), managed memory, or
+// device memory, and the device of device memory (-1 otherwise).
+struct PointerRange {
+  enum class Kind { Host, Device, Managed };
+  void *Base = nullptr;
+  size_t Size = 0;
+  Kind Memory = Kind::Device;
+  int Ordinal = -1;
+};
+
 enum class CodeKind {
   Ptx,         // NVIDIA: PTX text (kept with its terminating NUL)
   Cubin,       // NVIDIA: ELF cubin
@@ -287,6 +298,11 @@ public:
                            bool &Found) = 0;
   // The kernels of a loaded module, where the driver can list them.
   virtual std::vector<std::string> kernelNames(Module M) = 0;
+  // The name of a function of a loaded module; false where the driver cannot say.
+  virtual bool functionName(FunctionHandle F, std::string &Name);
+  // The allocation Pointer lies in; false where the driver knows none (pageable memory)
+  // or cannot say.
+  virtual bool pointerRange(const void *Pointer, PointerRange &Out);
   // The most threads one block of Function may have (0: unknown).
   virtual int maxThreadsPerBlock(FunctionHandle F) = 0;
   // The shared memory Function declares itself and the local (private) memory of one
