@@ -6,7 +6,9 @@
 # UR builds them); ADAPTER: a libur_adapter_dglink_*.so; SELECTOR: ONEAPI_DEVICE_SELECTOR
 # ("opencl:*"); KNOWN_FAILURES: the list of tests that fail for a reason docs/ur.md gives
 # ("<suite> <Fixture.Test>" lines, or "<suite> <Fixture>.*" for every test of a fixture;
-# "<suite>@<backend> ..." for the selector's backend only; '#' comments). SUITE: the
+# "<suite>@<backend> ..." for the selector's backend only; a line may end with
+# "[requires: <text>]": a failure is then known only where the failed test's output says
+# <text>, so that a glob cannot hide a failure of another cause; '#' comments). SUITE: the
 # suites to run (default: all 23; a suite may carry a GoogleTest filter,
 # "<suite>:<filter>", e.g. "enqueue:urEnqueueKernelLaunch*").
 # The suites that load device code find it in UR_CTS_KERNEL_DIR (default:
@@ -38,12 +40,30 @@ known_of() {
   grep -v '^#' "$known" | sed -E 's/[[:space:]]+#.*//; s/[[:space:]]+$//' |
     grep -E "^$1(@$backend)? " | sed -E "s/^$1(@$backend)? //"
 }
-# Whether test name $1 matches one of the patterns on stdin.
+# The output of every instance of test $1 in log $2: from its RUN line to its result line.
+output_of() {
+  awk -v t="$1" '
+    index($0, "[ RUN      ] " t "/") == 1 || $0 == "[ RUN      ] " t { on = 1 }
+    on { print }
+    on && (index($0, "[  FAILED  ] " t) == 1 || index($0, "[       OK ] " t) == 1) { on = 0 }
+  ' "$2"
+}
+# Whether test name $1 matches one of the patterns on stdin; a pattern's "[requires: X]"
+# also needs X in the test's output in log $2 (where a log is given).
 matches() {
-  local pattern
-  while IFS= read -r pattern; do
+  local line pattern required
+  while IFS= read -r line; do
+    pattern=${line%% \[requires: *}
+    required=
+    [ "$pattern" != "$line" ] && required=${line#* \[requires: } && required=${required%]}
     # shellcheck disable=SC2053 # the pattern is a glob on purpose
-    [[ "$1" == $pattern ]] && return 0
+    [[ "$1" == $pattern ]] || continue
+    if [ -n "$required" ] && [ -n "${2:-}" ]; then
+      local output
+      output=$(output_of "$1" "$2")
+      [[ "$output" == *"$required"* ]] || continue
+    fi
+    return 0
   done
   return 1
 }
@@ -104,7 +124,7 @@ for entry in "${suites[@]}"; do
   known_count=0
   while IFS= read -r name; do
     [ -z "$name" ] && continue
-    if matches "$name" <<<"$patterns"; then
+    if matches "$name" "$log" <<<"$patterns"; then
       known_count=$((known_count + 1))
     elif [ "$count_only" != 1 ]; then
       echo "ur-cts: $suite: $name failed and is not a known failure (see $log)" >&2

@@ -384,6 +384,32 @@ TEST_F(TestDriver, KernelsAreCreatedButNeverRun) {
   EXPECT_EQ(zeKernelDestroy(Kernel), ZE_RESULT_SUCCESS);
 }
 
+// A local-memory parameter takes a null value and its bytes of local memory (the spec's
+// pArgValue null); given a value, it is a pointer of the pointer's size.
+TEST_F(TestDriver, LocalMemoryArgumentsTakeTheirSize) {
+  const std::vector<uint8_t> Bytes = image("local_memory");
+  SKIP_WITHOUT(Bytes, "local_memory");
+  ze_module_handle_t Module = nullptr;
+  std::string Log;
+  ASSERT_EQ(createModule(Bytes, Module, Log), ZE_RESULT_SUCCESS) << Log;
+  // local_mirror(global const int *In, local uchar *Bytes, int Bias, local int *Values, ...)
+  ze_kernel_desc_t Desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "local_mirror"};
+  ze_kernel_handle_t Kernel = nullptr;
+  ASSERT_EQ(zeKernelCreate(Module, &Desc, &Kernel), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 1, 4096, nullptr), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 3, 48, nullptr), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 1, 0, nullptr),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  // Global and by-value parameters keep their sizes, also with a null value.
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 0, 4096, nullptr),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  const int Bias = 3;
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 2, sizeof(Bias), &Bias), ZE_RESULT_SUCCESS);
+  EXPECT_EQ(zeKernelSetArgumentValue(Kernel, 2, 64, nullptr),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  EXPECT_EQ(zeKernelDestroy(Kernel), ZE_RESULT_SUCCESS);
+}
+
 TEST_F(TestDriver, DynamicLinkResolvesImports) {
   const std::vector<uint8_t> Caller = image("link_caller"), Callee = image("link_callee");
   SKIP_WITHOUT(Caller, "link_caller");

@@ -68,7 +68,7 @@ enum Decoration : uint32_t {
   HostAccessIntel = 6188,
 };
 
-enum StorageClass : uint32_t { UniformConstant = 0, CrossWorkgroup = 5 };
+enum StorageClass : uint32_t { UniformConstant = 0, Workgroup = 4, CrossWorkgroup = 5 };
 constexpr uint32_t ExecutionModelKernel = 6;
 constexpr uint32_t LinkageExport = 0, LinkageImport = 1;
 
@@ -91,6 +91,7 @@ struct Type {
   uint64_t Count = 0;            // vector / array length
   std::vector<uint32_t> Members; // struct members; function parameters
   std::vector<uint64_t> Offsets; // struct member offsets
+  uint32_t Storage = 0;          // a pointer's storage class
   bool sized() const { return K != Void && K != Function && K != Unsized; }
 };
 
@@ -459,6 +460,7 @@ bool Reader::typeInstruction(const Instruction &I) {
       return false;
     T.K = Type::Pointer;
     T.Element = Pointee; // may be forward-declared: checked where it is used
+    T.Storage = Storage;
     T.Size = T.Align = PointerSize;
     break;
   }
@@ -693,6 +695,8 @@ bool Reader::finish(SpirvModule &Out) {
     for (uint32_t Parameter : Types[Function->second].Members) {
       const Type *P = typeOf(Parameter);
       Kernel.ParameterSizes.push_back(P != nullptr && P->sized() ? P->Size : PointerSize);
+      Kernel.LocalParameters.push_back(P != nullptr && P->K == Type::Pointer &&
+                                       P->Storage == Workgroup);
     }
     Out.Kernels.push_back(std::move(Kernel));
   }

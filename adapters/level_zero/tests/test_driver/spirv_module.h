@@ -29,6 +29,7 @@ struct SpirvGlobal {
 struct SpirvKernel {
   std::string Name;
   std::vector<uint64_t> ParameterSizes; // bytes of each parameter (pointers: pointer size)
+  std::vector<bool> LocalParameters;    // whether each is a pointer to local (Workgroup) memory
 };
 
 struct SpirvModule {
