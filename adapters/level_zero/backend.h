@@ -47,6 +47,8 @@ public:
   uint64_t TicksPerSecond = 1000000000;
   uint32_t TimestampBits = 64;
   uint32_t KernelTimestampBits = 64;
+  // zeDeviceGetGlobalTimestamps' device time in nanoseconds: the clock profiling uses.
+  pi_result globalTimestamp(pi_uint64 &Nanoseconds) override;
 };
 
 inline ZeDevice &zeDevice(const _pi_device &Device) {
@@ -153,6 +155,14 @@ public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Event, Out); }
   // For an event no command will signal: the destructor then does not wait.
   void forget() { Submitted = false; }
+  // A recorded timestamp (urEnqueueTimestampRecordingExp): the device's time its command
+  // writes into Stamp (host USM, freed with the event), placed after SubmitTicks, the
+  // device's time at the append (QUEUED and SUBMIT).
+  void recordsInto(uint64_t *TheStamp, const ZeDevice &TheDevice, uint64_t TheSubmitTicks) {
+    Stamp = TheStamp;
+    StampDevice = &TheDevice;
+    SubmitTicks = TheSubmitTicks;
+  }
 
   ZeContext &Context;
   ze_event_handle_t Event;
@@ -161,6 +171,8 @@ private:
   bool Submitted = true;
   const ZeDevice *Device = nullptr; // a profiling queue's (its event has timestamps)
   uint64_t SubmitTicks = 0;
+  uint64_t *Stamp = nullptr; // a recorded timestamp's, and its device
+  const ZeDevice *StampDevice = nullptr;
   const bool FromCaller = false;
   const bool CallerOwned = false;
 };
@@ -185,6 +197,8 @@ public:
   pi_result launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                    const core::Enqueue &Request) override;
   pi_result marker(bool Barrier, const core::Enqueue &Request) override;
+  // zeCommandListAppendWriteGlobalTimestamp into host USM the event keeps.
+  pi_result timestamp(const core::Enqueue &Request) override;
   pi_result copyBuffer(core::MemImpl &Src, size_t SrcOffset, core::MemImpl &Dst, size_t DstOffset,
                        size_t Size, const core::Enqueue &Request) override;
   pi_result fillBuffer(core::MemImpl &Buffer, size_t Offset, const void *Pattern,

@@ -16,6 +16,8 @@ ZeEvent::~ZeEvent() {
   }
   if (Submitted)
     ze().zeEventHostSynchronize(Event, UINT64_MAX);
+  if (Stamp != nullptr)
+    ze().zeMemFree(Context.Context, Stamp);
   Context.recycleEvent(Event, Device != nullptr);
 }
 
@@ -28,6 +30,14 @@ pi_result ZeEvent::wait() {
 // COMPLETE: the event's kernel timestamps (global), each placed after the one before, as
 // the device's counters have fewer bits than 64; nanoseconds from the ticks a second.
 pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
+  if (Stamp != nullptr) {
+    // A recorded timestamp (the core waited for its command): START = END = the stamp.
+    uint64_t Ticks = SubmitTicks & validMask(StampDevice->TimestampBits);
+    if (Point != PI_PROFILING_INFO_COMMAND_QUEUED && Point != PI_PROFILING_INFO_COMMAND_SUBMIT)
+      Ticks = after(Ticks, *Stamp, StampDevice->TimestampBits);
+    Nanoseconds = ticksToNanoseconds(Ticks, StampDevice->TicksPerSecond);
+    return PI_SUCCESS;
+  }
   if (Device == nullptr)
     return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                 "piEventGetProfilingInfo: the event's command was not enqueued on a profiling "
@@ -41,6 +51,13 @@ pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds
       Ticks = after(Ticks, Stamps.global.kernelEnd, Device->KernelTimestampBits);
   }
   Nanoseconds = ticksToNanoseconds(Ticks, Device->TicksPerSecond);
+  return PI_SUCCESS;
+}
+
+pi_result ZeDevice::globalTimestamp(pi_uint64 &Nanoseconds) {
+  uint64_t HostTicks = 0, DeviceTicks = 0;
+  DGLINK_ZE(zeDeviceGetGlobalTimestamps, Device, &HostTicks, &DeviceTicks);
+  Nanoseconds = ticksToNanoseconds(DeviceTicks & validMask(TimestampBits), TicksPerSecond);
   return PI_SUCCESS;
 }
 

@@ -257,6 +257,8 @@ pi_result describeDevice(ze_driver_handle_t Driver, const DriverInfo &Info,
   D.Usm = PI_USM_MECHANISM_NATIVE;
 
   D.ExecutesKernels = Info.Extensions.find(NoKernelExecutionExtension) == std::string::npos;
+  // zeCommandListAppendWriteGlobalTimestamp is core Level Zero (ZeQueue::timestamp).
+  D.TimestampRecording = true;
   describeLimits(Properties, Compute, Module, D);
   describeCaches(Handle, D.Memory);
   D.RuntimeVersion = Info.DriverVersion;

@@ -116,6 +116,35 @@ pi_result ZeQueue::marker(bool Barrier, const core::Enqueue &Request) {
                 });
 }
 
+pi_result ZeQueue::timestamp(const core::Enqueue &Request) {
+  // Written by the device, read by the host once the command is complete: host USM,
+  // 8 bytes aligned as the call needs.
+  ze_host_mem_alloc_desc_t Desc = {};
+  Desc.stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC;
+  void *Memory = nullptr;
+  DGLINK_ZE(zeMemAllocHost, Context.Context, &Desc, sizeof(uint64_t), sizeof(uint64_t), &Memory);
+  auto *Stamp = static_cast<uint64_t *>(Memory);
+  *Stamp = 0;
+  uint64_t HostTicks = 0, SubmitTicks = 0;
+  ze_result_t Timed =
+      ze().zeDeviceGetGlobalTimestamps(zeDevice(Device).Device, &HostTicks, &SubmitTicks);
+  pi_result Result =
+      Timed == ZE_RESULT_SUCCESS
+          ? append("zeCommandListAppendWriteGlobalTimestamp", Request, Request.Blocking,
+                   [&](ze_event_handle_t Signal, uint32_t NumWaits, ze_event_handle_t *Waits) {
+                     return ze().zeCommandListAppendWriteGlobalTimestamp(List, Stamp, Signal,
+                                                                         NumWaits, Waits);
+                   })
+          : zeError(Timed, "zeDeviceGetGlobalTimestamps");
+  if (Result != PI_SUCCESS) {
+    ze().zeMemFree(Context.Context, Memory);
+    return Result;
+  }
+  // The core asks timestamps for an event (Request.Out), which append made.
+  static_cast<ZeEvent &>(**Request.Out).recordsInto(Stamp, zeDevice(Device), SubmitTicks);
+  return PI_SUCCESS;
+}
+
 pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
                           const core::Enqueue &Request) {
   auto &Impl = static_cast<ZeKernel &>(*Kernel.Impl);

@@ -36,6 +36,7 @@ namespace dglink::level_zero {
   X(zeCommandListAppendMemoryFill)                                                                 \
   X(zeCommandListAppendMemoryCopyRegion)                                                           \
   X(zeCommandListAppendLaunchKernel)                                                               \
+  X(zeCommandListAppendWriteGlobalTimestamp)                                                       \
   X(zeEventPoolCreate)                                                                             \
   X(zeEventPoolDestroy)                                                                            \
   X(zeEventCreate)                                                                                 \

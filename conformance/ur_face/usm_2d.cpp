@@ -402,7 +402,8 @@ TEST_P(UrUsm2D, RecordsTimestampsWhereTheDeviceCan) {
     EXPECT_EQ(Recorded, UR_RESULT_ERROR_UNSUPPORTED_FEATURE);
     EXPECT_FALSE(urLastError(Platform).empty());
     GTEST_SKIP() << "UR_DEVICE_INFO_TIMESTAMP_RECORDING_SUPPORT_EXP is false: the backend has "
-                    "no device timer a queue without profiling can record (CUDA and HIP do)";
+                    "no device timer a queue without profiling can record (CUDA, HIP and Level "
+                    "Zero do)";
   }
   ASSERT_EQ(Recorded, UR_RESULT_SUCCESS) << urLastError(Platform);
   nameUnrecordedEvent(First);

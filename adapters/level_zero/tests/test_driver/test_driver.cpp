@@ -1040,6 +1040,29 @@ ze_result_t ZE_APICALL appendMemoryFill(ze_command_list_handle_t List, void *Poi
   return ZE_RESULT_SUCCESS;
 }
 
+// The device's time (now()) as 64 bits at Dst, memory of 8-byte alignment the device
+// reaches.
+ze_result_t ZE_APICALL appendWriteGlobalTimestamp(ze_command_list_handle_t List, uint64_t *Dst,
+                                                  ze_event_handle_t Signal, uint32_t NumWait,
+                                                  ze_event_handle_t *Wait) {
+  if (List == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Dst == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (reinterpret_cast<uintptr_t>(Dst) % sizeof(uint64_t) != 0)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  std::lock_guard<std::mutex> Lock(List->Mutex);
+  if (ze_result_t Result = checkEvents(*List, Signal, NumWait, Wait); Result != ZE_RESULT_SUCCESS)
+    return Result;
+  if (ze_result_t Result = checkRanges(List->Device, Dst, Dst, sizeof(uint64_t));
+      Result != ZE_RESULT_SUCCESS)
+    return Result;
+  const uint64_t Time = now();
+  std::memcpy(Dst, &Time, sizeof(Time));
+  signal(Signal, Time);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL appendSignalEvent(ze_command_list_handle_t List, ze_event_handle_t Event) {
   if (List == nullptr || Event == nullptr)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -1543,6 +1566,7 @@ DGLINK_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t, {
   Table->pfnAppendMemoryFill = appendMemoryFill;
   Table->pfnAppendMemoryCopyRegion = appendMemoryCopyRegion;
   Table->pfnAppendSignalEvent = appendSignalEvent;
+  Table->pfnAppendWriteGlobalTimestamp = appendWriteGlobalTimestamp;
   Table->pfnAppendWaitOnEvents = appendWaitOnEvents;
   Table->pfnAppendEventReset = appendEventReset;
   Table->pfnAppendLaunchKernel = appendLaunchKernel;
