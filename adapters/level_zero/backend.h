@@ -28,6 +28,20 @@ using ImportExternalPointerFn = ze_result_t(ZE_APICALL *)(ze_driver_handle_t Dri
 using ReleaseImportedPointerFn = ze_result_t(ZE_APICALL *)(ze_driver_handle_t Driver,
                                                            void *Pointer);
 
+// One lock per driver handle, however many dglink objects are over it (a queue and the
+// queues adopted from its list's native handle; a kernel and the kernels adopted from
+// its native handle): entries go with the last object.
+class HandleLocks {
+public:
+  std::shared_ptr<std::mutex> of(const void *Handle);
+  // Whether a live object holds Handle's lock.
+  bool held(const void *Handle);
+
+private:
+  std::mutex Mutex;
+  std::map<const void *, std::weak_ptr<std::mutex>> Locks; // guarded by Mutex
+};
+
 class ZePlatform final : public core::PlatformImpl {
 public:
   bool nativeHandle(uintptr_t &Out) const override { return core::nativeHandleOf(Driver, Out); }
@@ -35,6 +49,22 @@ public:
   // Null where the driver has not the import extension.
   ImportExternalPointerFn ImportPointer = nullptr;
   ReleaseImportedPointerFn ReleaseImported = nullptr;
+  // Host memory imported for USE_HOST_POINTER buffers: Intel's driver counts no imports
+  // (a range inside an import is success, a release ends the whole import containing the
+  // pointer, a partial overlap is refused), so the adapter counts the buffers over each.
+  // Size bytes at Host: an import that holds them gets one more user, else a new one
+  // (PI_ERROR_UNSUPPORTED_FEATURE where they overlap an import only in part); unimport
+  // ends the import at Base once its last user is gone.
+  pi_result import(void *Host, size_t Size, void *&Base);
+  void unimport(void *Base);
+
+private:
+  struct Import {
+    size_t Size = 0;
+    size_t Users = 0;
+  };
+  std::mutex ImportsMutex;
+  std::map<uintptr_t, Import> Imports; // by start; guarded by ImportsMutex
 };
 
 class ZeDevice final : public core::DeviceImpl {
@@ -124,8 +154,12 @@ private:
   std::vector<ze_event_pool_handle_t> EventPools;
   std::vector<ze_event_handle_t> FreeEvents[2]; // [Timestamps]
   std::vector<ze_event_handle_t> AllEvents;
-  std::mutex ListMutexesMutex;
-  std::map<ze_command_list_handle_t, std::weak_ptr<std::mutex>> ListMutexes;
+  HandleLocks ListLocks;
+
+public:
+  // The lock of a kernel's arguments and group size, one per ze_kernel_handle_t (a kernel
+  // and the kernels adopted from its native handle share it).
+  HandleLocks KernelLocks;
 };
 
 inline ZeContext &zeContext(const _pi_context &Context) {
@@ -242,10 +276,10 @@ public:
   ZeContext &Context;
   void *Pointer; // device USM (a sub-buffer: its place in the parent's)
   bool Owned;    // false for a sub-buffer's view
-  // The caller's memory of a USE_HOST_POINTER buffer, imported into the driver (released
-  // from it with the buffer, through this driver's function).
-  ze_driver_handle_t ImportedBy = nullptr;
-  ReleaseImportedPointerFn ReleaseImported = nullptr;
+  // The caller's memory of a USE_HOST_POINTER buffer, imported into the driver: the
+  // import (its start) the buffer is a user of, released with the buffer.
+  ZePlatform *ImportedBy = nullptr;
+  void *Import = nullptr;
 };
 
 // The device pointer of a location: a device address, or an offset into a buffer.
@@ -318,7 +352,9 @@ public:
   uint32_t NumArgs = 0;
   // False for the caller's kernel adopted without its ownership: not destroyed here.
   bool OwnsKernels = true;
-  std::mutex Mutex; // arguments and group size are kernel state in Level Zero
+  // Arguments and group size are kernel state in Level Zero: held while they are set and
+  // until a launch is appended (ZeContext::KernelLocks).
+  std::shared_ptr<std::mutex> Mutex = std::make_shared<std::mutex>();
 };
 
 } // namespace dglink::level_zero

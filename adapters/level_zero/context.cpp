@@ -61,18 +61,28 @@ void ZeContext::recycleEvent(ze_event_handle_t Event, bool Timestamps) {
   FreeEvents[Timestamps ? 1 : 0].push_back(Event);
 }
 
-std::shared_ptr<std::mutex> ZeContext::listMutex(ze_command_list_handle_t List) {
-  std::lock_guard<std::mutex> Lock(ListMutexesMutex);
-  std::weak_ptr<std::mutex> &Entry = ListMutexes[List];
-  std::shared_ptr<std::mutex> Mutex = Entry.lock();
-  if (Mutex == nullptr) {
-    Mutex = std::make_shared<std::mutex>();
-    Entry = Mutex;
+std::shared_ptr<std::mutex> HandleLocks::of(const void *Handle) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::weak_ptr<std::mutex> &Entry = Locks[Handle];
+  std::shared_ptr<std::mutex> Made = Entry.lock();
+  if (Made == nullptr) {
+    Made = std::make_shared<std::mutex>();
+    Entry = Made;
   }
-  // Lists whose queues are all gone leave no entry behind.
-  for (auto It = ListMutexes.begin(); It != ListMutexes.end();)
-    It = It->second.expired() ? ListMutexes.erase(It) : std::next(It);
-  return Mutex;
+  // Handles whose objects are all gone leave no entry behind.
+  for (auto It = Locks.begin(); It != Locks.end();)
+    It = It->second.expired() ? Locks.erase(It) : std::next(It);
+  return Made;
+}
+
+bool HandleLocks::held(const void *Handle) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  const auto Known = Locks.find(Handle);
+  return Known != Locks.end() && !Known->second.expired();
+}
+
+std::shared_ptr<std::mutex> ZeContext::listMutex(ze_command_list_handle_t List) {
+  return ListLocks.of(List);
 }
 
 pi_result ZeContext::createQueue(_pi_queue &Queue, std::unique_ptr<core::QueueImpl> &Impl) {
@@ -109,16 +119,12 @@ pi_result ZeContext::adoptQueue(const char *Function, uintptr_t Native, bool Own
     Queue.Device = Devices.front();
   }
   auto *List = reinterpret_cast<ze_command_list_handle_t>(Native);
-  {
-    // A list a queue of this context holds stays that queue's: it cannot be handed over.
-    std::lock_guard<std::mutex> Lock(ListMutexesMutex);
-    const auto Known = ListMutexes.find(List);
-    if (Owned && Known != ListMutexes.end() && !Known->second.expired())
-      return fail(PI_ERROR_INVALID_VALUE,
-                  "{}: command list {:#x} belongs to a live queue of this context; it can be "
-                  "adopted only without ownership",
-                  Function, Native);
-  }
+  // A list a queue of this context holds stays that queue's: it cannot be handed over.
+  if (Owned && ListLocks.held(List))
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: command list {:#x} belongs to a live queue of this context; it can be "
+                "adopted only without ownership",
+                Function, Native);
   Queue.Properties = 0; // in order, no profiling: the list's events carry no timestamps
   Impl = std::make_unique<ZeQueue>(*this, *Queue.Device, List, listMutex(List), false, Owned);
   return PI_SUCCESS;

@@ -55,6 +55,8 @@ pi_result ZeProgram::createKernel(_pi_program &Program, const char *Name,
     DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
     Made->NumArgs = Properties.numKernelArgs; // the same code on every device
   }
+  if (!Made->Kernels.empty())
+    Made->Mutex = Context.KernelLocks.of(Made->Kernels.front().second);
   Kernel = std::move(Made);
   return PI_SUCCESS;
 }
@@ -80,19 +82,46 @@ pi_result ZeProgram::adoptKernel(const char *Function, uintptr_t Native, bool Ow
                 Function, Native, zeResultName(Result));
   Found.resize(std::strlen(Found.c_str()));
   const auto &Kernels = Code.front().Kernels;
-  if (std::none_of(Kernels.begin(), Kernels.end(),
-                   [&](const auto &Entry) { return Entry.first == Found; }))
+  const auto Entry = std::find_if(Kernels.begin(), Kernels.end(),
+                                  [&](const auto &Each) { return Each.first == Found; });
+  if (Entry == Kernels.end())
     return fail(PI_ERROR_INVALID_PROGRAM,
                 "{}: the program's module has no kernel '{}': the kernel is another module's",
                 Function, clip(Found));
   ze_kernel_properties_t Properties = {};
   Properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
   DGLINK_ZE(zeKernelGetProperties, Handle, &Properties);
-  // As for the adapter's own kernels (createKernel): USM reached through memory.
-  DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
-            ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
-                ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+  // A kernel of the same name in another module: the module's uuid tells, where the
+  // driver fills it (a kernel made here in the program's module has the program's).
+  if (std::any_of(std::begin(Properties.uuid.mid), std::end(Properties.uuid.mid),
+                  [](uint8_t Byte) { return Byte != 0; })) {
+    ze_kernel_desc_t Desc = {};
+    Desc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
+    Desc.pKernelName = Found.c_str();
+    ze_kernel_handle_t Probe = nullptr;
+    ze_kernel_properties_t Own = {};
+    Own.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+    DGLINK_ZE(zeKernelCreate, Entry->second, &Desc, &Probe);
+    const ze_result_t Described = ze().zeKernelGetProperties(Probe, &Own);
+    ze().zeKernelDestroy(Probe);
+    if (Described != ZE_RESULT_SUCCESS)
+      return zeError(Described, "zeKernelGetProperties");
+    if (std::memcmp(Own.uuid.mid, Properties.uuid.mid, sizeof(Own.uuid.mid)) != 0)
+      return fail(PI_ERROR_INVALID_PROGRAM,
+                  "{}: kernel '{}' is another module's (its module uuid is not the program's)",
+                  Function, clip(Found));
+  }
+  // The kernel's state is shared with every dglink kernel over the handle: one lock.
+  std::shared_ptr<std::mutex> Lock = Context.KernelLocks.of(Handle);
+  {
+    // As for the adapter's own kernels (createKernel): USM reached through memory.
+    std::lock_guard<std::mutex> Held(*Lock);
+    DGLINK_ZE(zeKernelSetIndirectAccess, Handle,
+              ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST | ZE_KERNEL_INDIRECT_ACCESS_FLAG_DEVICE |
+                  ZE_KERNEL_INDIRECT_ACCESS_FLAG_SHARED);
+  }
   auto Made = std::make_unique<ZeKernel>(Found);
+  Made->Mutex = std::move(Lock);
   Made->OwnsKernels = Owned;
   Made->Kernels.emplace_back(Code.front().Device, Handle);
   Made->NumArgs = Properties.numKernelArgs;
@@ -109,7 +138,7 @@ pi_result ZeKernel::setArgument(const char *Function, pi_uint32 Index, size_t Si
   if (Size == 0)
     return fail(PI_ERROR_INVALID_ARG_SIZE, "{}: argument {} of kernel '{}' has size 0", Function,
                 Index, clip(Name));
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::lock_guard<std::mutex> Lock(*Mutex);
   // A null value with a size is local memory of that size, as in OpenCL.
   for (const auto &Each : Kernels) {
     const ze_result_t Result = ze().zeKernelSetArgumentValue(Each.second, Index, Size, Value);

@@ -9,8 +9,8 @@ namespace dglink::level_zero {
 ZeMem::~ZeMem() {
   if (Owned)
     ze().zeMemFree(Context.Context, Pointer);
-  if (ReleaseImported != nullptr)
-    ReleaseImported(ImportedBy, Pointer);
+  if (ImportedBy != nullptr)
+    ImportedBy->unimport(Import);
 }
 
 bool ZeContext::usmPointerInfo(const void *Pointer, core::UsmAllocationInfo &Out) {
@@ -77,14 +77,50 @@ pi_result ZeContext::createHostBuffer(pi_mem_flags, size_t Size, void *Host,
                 "piMemBufferCreate: this Level Zero driver cannot use the caller's memory "
                 "(PI_MEM_FLAGS_HOST_PTR_USE): it is no host USM of the context and the driver "
                 "has no zexDriverImportExternalPointer; PI_MEM_FLAGS_HOST_PTR_COPY copies it");
-  const ze_result_t Result = Platform.ImportPointer(Platform.Driver, Host, Size);
-  if (Result != ZE_RESULT_SUCCESS)
-    return zeError(Result, "zexDriverImportExternalPointer");
   auto Made = std::make_unique<ZeMem>(*this, Host, false);
-  Made->ImportedBy = Platform.Driver;
-  Made->ReleaseImported = Platform.ReleaseImported;
+  auto &Importer = static_cast<ZePlatform &>(*first().Platform->Impl);
+  DGLINK_TRY(Importer.import(Host, Size, Made->Import));
+  Made->ImportedBy = &Importer;
   Impl = std::move(Made);
   return PI_SUCCESS;
+}
+
+pi_result ZePlatform::import(void *Host, size_t Size, void *&Base) {
+  const auto Start = reinterpret_cast<uintptr_t>(Host);
+  std::lock_guard<std::mutex> Lock(ImportsMutex);
+  auto After = Imports.upper_bound(Start);
+  if (After != Imports.begin()) {
+    auto Holder = std::prev(After);
+    if (Start - Holder->first < Holder->second.Size) {
+      if (Start + Size <= Holder->first + Holder->second.Size) {
+        ++Holder->second.Users; // inside an import: one more buffer over it
+        Base = reinterpret_cast<void *>(Holder->first);
+        return PI_SUCCESS;
+      }
+      After = Holder; // overlaps its end
+    }
+  }
+  if (After != Imports.end() && After->first < Start + Size)
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "piMemBufferCreate: host memory [{:#x}, {:#x}) overlaps memory imported for "
+                "another USE_HOST_POINTER buffer only in part, which the Level Zero driver "
+                "cannot import",
+                Start, Start + Size);
+  const ze_result_t Result = ImportPointer(Driver, Host, Size);
+  if (Result != ZE_RESULT_SUCCESS)
+    return zeError(Result, "zexDriverImportExternalPointer");
+  Imports[Start] = Import{Size, 1};
+  Base = Host;
+  return PI_SUCCESS;
+}
+
+void ZePlatform::unimport(void *Base) {
+  std::lock_guard<std::mutex> Lock(ImportsMutex);
+  auto It = Imports.find(reinterpret_cast<uintptr_t>(Base));
+  if (It == Imports.end() || --It->second.Users != 0)
+    return;
+  Imports.erase(It);
+  ReleaseImported(Driver, Base);
 }
 
 pi_result ZeContext::createSubBuffer(_pi_mem &Parent, pi_mem_flags, size_t Origin, size_t,

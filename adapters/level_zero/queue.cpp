@@ -167,7 +167,7 @@ pi_result ZeQueue::launch(_pi_kernel &Kernel, const core::LaunchShape &Shape,
   }
   // Group size and arguments are state of the Level Zero kernel: held until the
   // launch is appended.
-  std::lock_guard<std::mutex> Lock(Impl.Mutex);
+  std::lock_guard<std::mutex> Lock(*Impl.Mutex);
   if (!Shape.LocalGiven)
     DGLINK_ZE(zeKernelSuggestGroupSize, Handle, Global[0], Global[1], Global[2], &Group[0],
               &Group[1], &Group[2]);

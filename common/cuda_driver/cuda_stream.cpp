@@ -63,6 +63,7 @@ public:
     Handle = static_cast<uintptr_t>(Device);
     return true;
   }
+  bool hasNativeContexts() const override { return true; }
   bool nativeContext(int Ordinal, uintptr_t &Handle) override {
     // The primary context, retained once a context of the device exists.
     if (Ordinal < 0 || Ordinal >= MaxDevices)

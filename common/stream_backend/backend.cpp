@@ -224,6 +224,11 @@ pi_result StreamBackend::createContext(_pi_context &Context,
 pi_result StreamBackend::adoptContext(const char *Function, uintptr_t Native, bool Owned,
                                       _pi_context &Context,
                                       std::unique_ptr<core::ContextImpl> &Impl) {
+  if (!Api->hasNativeContexts())
+    return fail(PI_ERROR_UNSUPPORTED_FEATURE,
+                "{}: the {} adapter's driver has no context handles (urContextGetNativeHandle "
+                "answers none either)",
+                Function, Named.Label);
   if (Owned)
     return fail(PI_ERROR_INVALID_VALUE,
                 "{}: a {} context is a device's primary context, which the process shares: "

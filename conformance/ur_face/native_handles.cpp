@@ -376,6 +376,26 @@ TEST_P(NativeHandles, ObjectsFromTheirHandlesAreTheOriginals) {
   Natives N;
   ASSERT_NO_FATAL_FAILURE(collect(N));
   const ur_context_handle_t UrContext = asUr(Context.get());
+  // OpenCL counts references: every adopted object (not owned) takes one of its own and
+  // gives it back at its release, no more and no fewer.
+  const auto driverCounts = [&]() {
+    std::vector<uint64_t> Counts;
+#ifdef DGLINK_NATIVE_OPENCL
+    if (GetParam().Backend == "opencl")
+      // (The context's count also has the objects the adapter makes in it as it goes,
+      // a program's device-global storage: compared around the context's adoption alone.)
+      Counts = {clInfo<cl_uint>(clGetContextInfo, reinterpret_cast<cl_context>(N.Context),
+                                CL_CONTEXT_REFERENCE_COUNT),
+                clInfo<cl_uint>(clGetMemObjectInfo, reinterpret_cast<cl_mem>(N.Mem),
+                                CL_MEM_REFERENCE_COUNT),
+                clInfo<cl_uint>(clGetProgramInfo, reinterpret_cast<cl_program>(N.Program),
+                                CL_PROGRAM_REFERENCE_COUNT),
+                clInfo<cl_uint>(clGetKernelInfo, reinterpret_cast<cl_kernel>(N.Kernel),
+                                CL_KERNEL_REFERENCE_COUNT)};
+#endif
+    return Counts;
+  };
+  const std::vector<uint64_t> CountsBefore = driverCounts();
 
   // The buffer: the same memory, both ways.
   ur_mem_native_properties_t MemProperties{UR_STRUCTURE_TYPE_MEM_NATIVE_PROPERTIES, nullptr, false};
@@ -458,8 +478,14 @@ TEST_P(NativeHandles, ObjectsFromTheirHandlesAreTheOriginals) {
                                               Nines.data(), 0, nullptr, nullptr));
   }
   ASSERT_EQ(urKernelRelease(UrKernel), UR_RESULT_SUCCESS);
-  EXPECT_EQ(urKernelGetNativeHandle(asUr(Kernel.get()), &N.Kernel), UR_RESULT_SUCCESS)
-      << "the original kernel went with the adopted one";
+  // The original kernel is the driver's still: its argument reaches the driver.
+  const pi_mem Original = Buffer.get();
+  EXPECT_PI_SUCCESS(piextKernelSetArgMemObj(Kernel.get(), 0, &Original));
+  const std::vector<uint64_t> CountsAfter = driverCounts();
+  for (size_t Object = 1; Object < CountsBefore.size(); ++Object)
+    EXPECT_EQ(CountsAfter[Object], CountsBefore[Object])
+        << "references of the driver's buffer, program, kernel (" << Object
+        << ") taken or given back other than once each";
 
   // The context: its devices, and work in it.
   if (!N.HasContext)
@@ -467,6 +493,7 @@ TEST_P(NativeHandles, ObjectsFromTheirHandlesAreTheOriginals) {
   ur_context_native_properties_t ContextProperties{UR_STRUCTURE_TYPE_CONTEXT_NATIVE_PROPERTIES,
                                                    nullptr, false};
   const ur_device_handle_t UrDevice = asUr(Device);
+  const std::vector<uint64_t> CountsBeforeContext = driverCounts();
   ur_context_handle_t Made = nullptr;
   ASSERT_EQ(urContextCreateWithNativeHandle(N.Context, adapterOf(Platform), 1, &UrDevice,
                                             &ContextProperties, &Made),
@@ -492,6 +519,7 @@ TEST_P(NativeHandles, ObjectsFromTheirHandlesAreTheOriginals) {
   ASSERT_PI_SUCCESS(piEnqueueMemBufferRead(Queue.get(), Buffer.get(), PI_TRUE, 0, BufferBytes,
                                            Back.data(), 0, nullptr, nullptr));
   EXPECT_EQ(Back, Nines) << "the original context stopped working with the adopted one's release";
+  EXPECT_EQ(driverCounts(), CountsBeforeContext) << "the adopted context's references";
 }
 
 // What the driver's objects cannot be is refused with UR's codes, and nothing is made: a
@@ -508,6 +536,13 @@ TEST_P(NativeHandles, WrongObjectsAreRefused) {
   ur_kernel_handle_t Made = nullptr;
   EXPECT_EQ(urKernelCreateWithNativeHandle(N.Kernel, UrContext, asUr(Other.get()), nullptr, &Made),
             UR_RESULT_ERROR_INVALID_PROGRAM);
+  EXPECT_EQ(Made, nullptr);
+  // Another program of the same code has a kernel of that name, in another module.
+  ProgramHandle Twin;
+  ASSERT_NO_FATAL_FAILURE(buildProgram("device_globals", Twin));
+  EXPECT_EQ(urKernelCreateWithNativeHandle(N.Kernel, UrContext, asUr(Twin.get()), nullptr, &Made),
+            UR_RESULT_ERROR_INVALID_PROGRAM)
+      << "a kernel of the same name in another module";
   EXPECT_EQ(Made, nullptr);
   // Without a program: OpenCL's kernel names its own, which becomes a program too.
   const ur_result_t NoProgram =

@@ -237,6 +237,37 @@ TEST_F(OnTestDriver, LaunchIsRefusedWithTheReason) {
 
 // piProgramCreateWithBinary: the flat metadata maps the unique id to its
 // symbol; a native binary of the driver is accepted, garbage fails the build.
+// USE_HOST_POINTER buffers over one array share the driver's import of it, which Level
+// Zero's import extension does not count (a range inside an import adds nothing, a release
+// ends the whole import, a partial overlap is refused): the import lives while any buffer
+// over it does, and goes with the last.
+TEST_F(OnTestDriver, HostPointerBuffersShareOneImport) {
+  std::vector<uint8_t> Host(16384, 0x5A);
+  const pi_mem_flags Use = PI_MEM_FLAGS_ACCESS_RW | PI_MEM_FLAGS_HOST_PTR_USE;
+  pi_mem Whole = nullptr, Inner = nullptr, Partial = nullptr;
+  ASSERT_PI_OK(piMemBufferCreate(Context, Use, 4096, Host.data(), &Whole));
+  ASSERT_PI_OK(piMemBufferCreate(Context, Use, 1024, Host.data() + 1024, &Inner));
+  // [2048, 6144) overlaps the import [0, 4096) in part.
+  EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE,
+            piMemBufferCreate(Context, Use, 4096, Host.data() + 2048, &Partial));
+  EXPECT_NE(lastError().find("only in part"), std::string::npos) << lastError();
+  EXPECT_EQ(Partial, nullptr);
+  // The inner buffer still uses the import: it outlives the buffer that made it.
+  EXPECT_PI(PI_SUCCESS, piMemRelease(Whole));
+  EXPECT_PI(PI_ERROR_UNSUPPORTED_FEATURE,
+            piMemBufferCreate(Context, Use, 4096, Host.data() + 2048, &Partial));
+  const std::vector<uint8_t> Bytes(1024, 0x33);
+  EXPECT_PI(PI_SUCCESS, piEnqueueMemBufferWrite(Queue, Inner, PI_TRUE, 0, Bytes.size(),
+                                                Bytes.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(Host[1024], 0x33);
+  EXPECT_EQ(Host[2047], 0x33);
+  EXPECT_EQ(Host[2048], 0x5A);
+  // With the last buffer gone the import is gone: the range is free to import anew.
+  EXPECT_PI(PI_SUCCESS, piMemRelease(Inner));
+  ASSERT_PI_OK(piMemBufferCreate(Context, Use, 4096, Host.data() + 2048, &Partial));
+  EXPECT_PI(PI_SUCCESS, piMemRelease(Partial));
+}
+
 TEST_F(OnTestDriver, BinariesAndFlatMetadata) {
   const std::vector<uint8_t> Image =
       dglink::ze_test::readSpirvFile(DGLINK_ZE_TEST_SPIRV_DIR, "device_globals");

@@ -725,10 +725,21 @@ ze_result_t ZE_APICALL memGetAddressRange(ze_context_handle_t Context, const voi
 }
 
 // Intel's import extension (zexDriverImportExternalPointer): this driver's devices reach
-// host memory anyway; an import is recorded, so that a second import of the same memory
-// and a release of memory never imported are refused as a driver refuses them.
+// host memory anyway; imports are recorded and answered as Intel's driver answers them
+// (it counts none): a range inside an import is success and adds nothing, a range that
+// overlaps one in part is refused, and a release ends the whole import that holds the
+// pointer (memory never imported: refused).
 std::mutex ImportsMutex;
-std::map<void *, size_t> Imports; // guarded by ImportsMutex
+std::map<const uint8_t *, size_t> Imports; // start -> bytes; guarded by ImportsMutex
+
+// The import holding Pointer, or Imports.end().
+std::map<const uint8_t *, size_t>::iterator importHolding(const uint8_t *Pointer) {
+  auto After = Imports.upper_bound(Pointer);
+  if (After == Imports.begin())
+    return Imports.end();
+  auto Holder = std::prev(After);
+  return static_cast<size_t>(Pointer - Holder->first) < Holder->second ? Holder : Imports.end();
+}
 
 ze_result_t ZE_APICALL importExternalPointer(ze_driver_handle_t Driver, void *Pointer,
                                              size_t Size) {
@@ -738,16 +749,46 @@ ze_result_t ZE_APICALL importExternalPointer(ze_driver_handle_t Driver, void *Po
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (Size == 0)
     return ZE_RESULT_ERROR_INVALID_SIZE;
+  const auto *Start = static_cast<const uint8_t *>(Pointer);
   std::lock_guard<std::mutex> Lock(ImportsMutex);
-  return Imports.emplace(Pointer, Size).second ? ZE_RESULT_SUCCESS
-                                               : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const auto Holder = importHolding(Start);
+  if (Holder != Imports.end())
+    return static_cast<size_t>(Start - Holder->first) + Size <= Holder->second
+               ? ZE_RESULT_SUCCESS
+               : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const auto Next = Imports.upper_bound(Start);
+  if (Next != Imports.end() && Next->first < Start + Size)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  Imports.emplace(Start, Size);
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL releaseImportedPointer(ze_driver_handle_t Driver, void *Pointer) {
   if (Driver != &TheDriver)
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   std::lock_guard<std::mutex> Lock(ImportsMutex);
-  return Imports.erase(Pointer) == 1 ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const auto Holder = importHolding(static_cast<const uint8_t *>(Pointer));
+  if (Holder == Imports.end())
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  Imports.erase(Holder);
+  return ZE_RESULT_SUCCESS;
+}
+
+// Whether Size bytes at Pointer are imported (for the adapter's tests, through the
+// extension's third function: zexDriverGetHostPointerBaseAddress answers the import's
+// start, ZE_RESULT_ERROR_INVALID_ARGUMENT where none holds the pointer).
+ze_result_t ZE_APICALL hostPointerBaseAddress(ze_driver_handle_t Driver, void *Pointer,
+                                              void **Base) {
+  if (Driver != &TheDriver)
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (Pointer == nullptr || Base == nullptr)
+    return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::lock_guard<std::mutex> Lock(ImportsMutex);
+  const auto Holder = importHolding(static_cast<const uint8_t *>(Pointer));
+  if (Holder == Imports.end())
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  *Base = const_cast<uint8_t *>(Holder->first);
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL driverGetExtensionFunctionAddress(ze_driver_handle_t Driver,
@@ -760,6 +801,8 @@ ze_result_t ZE_APICALL driverGetExtensionFunctionAddress(ze_driver_handle_t Driv
     *Address = reinterpret_cast<void *>(&importExternalPointer);
   else if (std::strcmp(Name, "zexDriverReleaseImportedPointer") == 0)
     *Address = reinterpret_cast<void *>(&releaseImportedPointer);
+  else if (std::strcmp(Name, "zexDriverGetHostPointerBaseAddress") == 0)
+    *Address = reinterpret_cast<void *>(&hostPointerBaseAddress);
   else
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return ZE_RESULT_SUCCESS;
@@ -1487,6 +1530,11 @@ ze_result_t ZE_APICALL kernelGetProperties(ze_kernel_handle_t Kernel,
   Properties->stype = Type;
   Properties->pNext = Next;
   Properties->numKernelArgs = static_cast<uint32_t>(Kernel->Kernel->ParameterSizes.size());
+  // The module's identity (its handle's bytes), as a driver fills uuid.mid: every kernel
+  // of one module has the same, kernels of another module another.
+  const ze_module_handle_t Module = Kernel->Module;
+  static_assert(sizeof(Module) <= sizeof(Properties->uuid.mid), "a handle fits the uuid");
+  std::memcpy(Properties->uuid.mid, &Module, sizeof(Module));
   Properties->maxSubgroupSize = 1;
   Properties->maxNumSubgroups = 1024;
   return ZE_RESULT_SUCCESS;

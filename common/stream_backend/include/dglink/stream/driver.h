@@ -174,6 +174,9 @@ public:
   // handles: CUdevice, the primary CUcontext); false where the driver has none.
   virtual bool nativeDevice(int Ordinal, uintptr_t &Handle);
   virtual bool nativeContext(int Ordinal, uintptr_t &Handle);
+  // Whether the driver has context handles at all (nativeContext answers for a device
+  // whose primary context was retained).
+  virtual bool hasNativeContexts() const { return false; }
   // Peer access between two devices: whether From's kernels and copies can reach To's
   // memory directly, and turning that on (for the process; on again is no error). By
   // default there is none, and the driver stages copies between devices through the host.
