@@ -4,6 +4,8 @@
 // name where the device has it.
 #include "backend.h"
 
+#include <algorithm>
+
 namespace dglink::opencl {
 
 // Storage in SVM where the context serves USM through it and the device has buffer SVM:
@@ -118,8 +120,16 @@ pi_result ClProgram::findGlobal(_pi_program &Owner, _pi_device &Device, const st
                                 const std::string &Symbol, core::GlobalLookup &Result) {
   constexpr const char *Function = "piextEnqueueDeviceGlobalVariableRead/Write";
   if (Owner.Metadata.Lowered) {
-    const auto Place = Owner.Metadata.Lowered->Variables.find(Name);
-    if (Place == Owner.Metadata.Lowered->Variables.end()) {
+    const auto &Variables = Owner.Metadata.Lowered->Variables;
+    auto Place = Variables.find(Name);
+    // A unique id mapped to a module symbol ("<id>@global_id_mapping"), or the symbol
+    // itself, as on a device that finds variables by name: the variable of that symbol,
+    // where the lowering recorded symbols.
+    const std::string &Wanted = Symbol.empty() ? Name : Symbol;
+    if (Place == Variables.end())
+      Place = std::find_if(Variables.begin(), Variables.end(),
+                           [&](const auto &Each) { return Each.second.Symbol == Wanted; });
+    if (Place == Variables.end()) {
       Result.NotFoundReason = "it has no place in the program's lowered device-global storage";
       return PI_SUCCESS;
     }

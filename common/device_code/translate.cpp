@@ -229,6 +229,7 @@ pi_result translateSpirvLowered(const char *Function, const void *Data, size_t S
     Storage.Size = StorageSize;
     for (auto &[Symbol, Variable] : BySymbol) {
       const auto Named = HostNames.find(Symbol);
+      Variable.Symbol = Symbol;
       Storage.Variables[Named != HostNames.end() ? Named->second : Symbol] = std::move(Variable);
     }
     Made.Lowered = std::move(Storage);

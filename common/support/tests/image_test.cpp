@@ -431,7 +431,7 @@ dglink::ImageMetadata loweredMetadata(std::map<std::string, std::pair<uint64_t, 
   Metadata.Lowered.emplace();
   Metadata.Lowered->Size = Size;
   for (const auto &[Id, Place] : Places)
-    Metadata.Lowered->Variables[Id] = {Place.first, Place.second, {}};
+    Metadata.Lowered->Variables[Id] = {Place.first, Place.second, {}, {}};
   return Metadata;
 }
 

@@ -44,6 +44,10 @@ struct LoweredVariable {
   uint64_t Offset = 0;
   uint64_t Size = 0;
   std::vector<uint8_t> Initializer; // empty: zero
+  // The variable's module symbol where the lowering knew it (the adapter's own lowering of
+  // SPIR-V; an image's property sets name unique ids only), for UR's
+  // "<id>@global_id_mapping", which names the symbol.
+  std::string Symbol;
 };
 
 struct LoweredStorage {
