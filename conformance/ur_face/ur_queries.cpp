@@ -328,7 +328,9 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
               UR_RESULT_SUCCESS);
     EXPECT_EQ(Of, asUr(Device)) << "the stream's device, found without hDevice";
     EXPECT_EQ(urQueueRelease(WithoutDevice), UR_RESULT_SUCCESS);
-    std::vector<uint8_t> Data(256), Back(256);
+    // 32 MiB from pageable memory: long enough that a read on another queue, were it not
+    // ordered after the write's adopted event, would overtake it.
+    std::vector<uint8_t> Data(32u << 20), Back(32u << 20);
     std::iota(Data.begin(), Data.end(), uint8_t{3});
     ur_mem_handle_t Buffer = nullptr;
     ASSERT_EQ(urMemBufferCreate(asUr(Context.get()), UR_MEM_FLAG_READ_WRITE, Data.size(), nullptr,
@@ -353,12 +355,22 @@ TEST_P(UrFromNative, QueueAndEventOfTheDriver) {
               UR_RESULT_SUCCESS);
     EXPECT_EQ(OfAdopted, nullptr) << "a driver event of " << Backend << " names no queue";
     EXPECT_EQ(urQueueRelease(Made), UR_RESULT_SUCCESS);
-    // The stream outlives the adopted queue, which did not own it.
-    EXPECT_EQ(
-        urEnqueueMemBufferRead(Q, Buffer, true, 0, Back.size(), Back.data(), 1, &Adopted, nullptr),
-        UR_RESULT_SUCCESS)
+    // A read on another queue (another stream or list) is ordered after the write by the
+    // adopted event alone.
+    ur_queue_handle_t Other = nullptr;
+    ASSERT_EQ(urQueueCreate(asUr(Context.get()), asUr(Device), nullptr, &Other), UR_RESULT_SUCCESS);
+    EXPECT_EQ(urEnqueueMemBufferRead(Other, Buffer, true, 0, Back.size(), Back.data(), 1, &Adopted,
+                                     nullptr),
+              UR_RESULT_SUCCESS)
         << urLastError(Platform);
-    EXPECT_EQ(Back, Data);
+    EXPECT_TRUE(Back == Data) << "the read on another queue overtook the adopted event's write";
+    EXPECT_EQ(urQueueRelease(Other), UR_RESULT_SUCCESS);
+    // The stream outlives the adopted queue, which did not own it.
+    std::fill(Back.begin(), Back.end(), 0);
+    EXPECT_EQ(urEnqueueMemBufferRead(Q, Buffer, true, 0, 4096, Back.data(), 0, nullptr, nullptr),
+              UR_RESULT_SUCCESS)
+        << urLastError(Platform);
+    EXPECT_TRUE(std::equal(Back.begin(), Back.begin() + 4096, Data.begin()));
     EXPECT_EQ(statusOf(Adopted), UR_EVENT_STATUS_COMPLETE);
     EXPECT_EQ(urEventRelease(Adopted), UR_RESULT_SUCCESS);
     EXPECT_EQ(urEventWait(1, &Written), UR_RESULT_SUCCESS) << "not owned: still the write's";
