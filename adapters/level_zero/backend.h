@@ -40,6 +40,7 @@ public:
 private:
   std::mutex Mutex;
   std::map<const void *, std::weak_ptr<std::mutex>> Locks; // guarded by Mutex
+  size_t SweepAt = 16;                                     // guarded by Mutex
 };
 
 class ZePlatform final : public core::PlatformImpl {

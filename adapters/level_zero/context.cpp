@@ -3,6 +3,7 @@
 // command list for copies outside any queue.
 #include "backend.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace dglink::level_zero {
@@ -69,9 +70,13 @@ std::shared_ptr<std::mutex> HandleLocks::of(const void *Handle) {
     Made = std::make_shared<std::mutex>();
     Entry = Made;
   }
-  // Handles whose objects are all gone leave no entry behind.
-  for (auto It = Locks.begin(); It != Locks.end();)
-    It = It->second.expired() ? Locks.erase(It) : std::next(It);
+  // Handles whose objects are all gone leave no entry behind: swept whenever the map has
+  // doubled since the last sweep, so that making a kernel stays constant time amortized.
+  if (Locks.size() >= SweepAt) {
+    for (auto It = Locks.begin(); It != Locks.end();)
+      It = It->second.expired() ? Locks.erase(It) : std::next(It);
+    SweepAt = std::max<size_t>(2 * Locks.size(), 16);
+  }
   return Made;
 }
 

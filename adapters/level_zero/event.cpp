@@ -30,27 +30,25 @@ pi_result ZeEvent::wait() {
 // COMPLETE: the event's kernel timestamps (global), each placed after the one before, as
 // the device's counters have fewer bits than 64; nanoseconds from the ticks a second.
 pi_result ZeEvent::profilingInfo(pi_profiling_info Point, pi_uint64 &Nanoseconds) {
-  if (Stamp != nullptr) {
-    // A recorded timestamp (the core waited for its command): START = END = the stamp.
-    uint64_t Ticks = SubmitTicks & validMask(StampDevice->TimestampBits);
-    if (Point != PI_PROFILING_INFO_COMMAND_QUEUED && Point != PI_PROFILING_INFO_COMMAND_SUBMIT)
-      Ticks = after(Ticks, *Stamp, StampDevice->TimestampBits);
-    Nanoseconds = ticksToNanoseconds(Ticks, StampDevice->TicksPerSecond);
-    return PI_SUCCESS;
-  }
-  if (Device == nullptr)
+  // A profiling queue's command, or a recorded timestamp (whose START = END = the stamp).
+  const ZeDevice *On = Stamp != nullptr ? StampDevice : Device;
+  if (On == nullptr)
     return fail(PI_ERROR_PROFILING_INFO_NOT_AVAILABLE,
                 "piEventGetProfilingInfo: the event's command was not enqueued on a profiling "
                 "queue of the Level Zero adapter");
-  uint64_t Ticks = SubmitTicks & validMask(Device->TimestampBits);
+  uint64_t Ticks = SubmitTicks & validMask(On->TimestampBits);
   if (Point != PI_PROFILING_INFO_COMMAND_QUEUED && Point != PI_PROFILING_INFO_COMMAND_SUBMIT) {
-    ze_kernel_timestamp_result_t Stamps = {};
-    DGLINK_ZE(zeEventQueryKernelTimestamp, Event, &Stamps);
-    Ticks = after(Ticks, Stamps.global.kernelStart, Device->KernelTimestampBits);
-    if (Point != PI_PROFILING_INFO_COMMAND_START)
-      Ticks = after(Ticks, Stamps.global.kernelEnd, Device->KernelTimestampBits);
+    if (Stamp != nullptr) {
+      Ticks = after(Ticks, *Stamp, On->TimestampBits);
+    } else {
+      ze_kernel_timestamp_result_t Stamps = {};
+      DGLINK_ZE(zeEventQueryKernelTimestamp, Event, &Stamps);
+      Ticks = after(Ticks, Stamps.global.kernelStart, On->KernelTimestampBits);
+      if (Point != PI_PROFILING_INFO_COMMAND_START)
+        Ticks = after(Ticks, Stamps.global.kernelEnd, On->KernelTimestampBits);
+    }
   }
-  Nanoseconds = ticksToNanoseconds(Ticks, Device->TicksPerSecond);
+  Nanoseconds = ticksToNanoseconds(Ticks, On->TicksPerSecond);
   return PI_SUCCESS;
 }
 

@@ -143,12 +143,9 @@ pi_result ZeContext::adoptProgram(const char *Function, uintptr_t Native, bool O
   Made->Code.push_back(std::move(Code));
   Made->OwnsModules = Owned;
   Program.Devices = Devices;
-  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-  Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
-  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE; // a module is built
   nameKernels(*Made, Program);
   Program.Impl = std::move(Made);
-  Program.Executable.store(true, std::memory_order_release);
   return PI_SUCCESS;
 }
 

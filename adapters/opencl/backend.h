@@ -216,6 +216,11 @@ public:
                        std::unique_ptr<core::QueueImpl> &Impl) override;
   pi_result adoptEvent(const char *Function, uintptr_t Native, bool Owned,
                        std::unique_ptr<core::EventImpl> &Impl, uintptr_t &NativeQueue) override;
+  // The caller's memory object Native, checked to be one of this context (else
+  // PI_ERROR_INVALID_VALUE, or PI_ERROR_INVALID_CONTEXT naming What), and its type: for
+  // adoptBuffer and adoptImage.
+  pi_result callersMem(const char *Function, uintptr_t Native, const char *What,
+                       cl_mem_object_type &Type) const;
   // The caller's cl_mem buffer of this context (a USM pointer is refused: no cl_mem).
   pi_result adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
                         const core::UsmAllocationInfo *UsmInfo, size_t &Size,

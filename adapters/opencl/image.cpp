@@ -145,17 +145,7 @@ pi_result ClContext::adoptImage(const char *Function, uintptr_t Native, bool Own
                                 size_t &Size, std::unique_ptr<core::MemImpl> &Impl) {
   auto *Mem = reinterpret_cast<cl_mem>(Native);
   cl_mem_object_type Type = 0;
-  cl_context Of = nullptr;
-  cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_TYPE, sizeof(Type), &Type, nullptr);
-  if (Error == CL_SUCCESS)
-    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT, ContextBytes, &Of, nullptr);
-  if (Error != CL_SUCCESS)
-    return fail(PI_ERROR_INVALID_VALUE,
-                "{}: native handle {:#x} is no OpenCL memory object (clGetMemObjectInfo: {})",
-                Function, Native, clErrorName(Error));
-  if (Of != Context)
-    return fail(PI_ERROR_INVALID_CONTEXT,
-                "{}: the image belongs to another OpenCL context than the context's", Function);
+  DGLINK_TRY(callersMem(Function, Native, "image", Type));
   const std::pair<cl_mem_object_type, core::ImageType> Types[] = {
       {CL_MEM_OBJECT_IMAGE1D, core::ImageType::Image1D},
       {CL_MEM_OBJECT_IMAGE1D_ARRAY, core::ImageType::Image1DArray},
@@ -169,7 +159,7 @@ pi_result ClContext::adoptImage(const char *Function, uintptr_t Native, bool Own
                 "{}: the OpenCL memory object is no image of 1 to 3 dimensions (type {:#x})",
                 Function, Type);
   cl_image_format Format{};
-  Error = clGetImageInfo(Mem, CL_IMAGE_FORMAT, sizeof(Format), &Format, nullptr);
+  cl_int Error = clGetImageInfo(Mem, CL_IMAGE_FORMAT, sizeof(Format), &Format, nullptr);
   size_t Dimensions[4] = {0, 0, 0, 0};
   const cl_image_info Queries[] = {CL_IMAGE_WIDTH, CL_IMAGE_HEIGHT, CL_IMAGE_DEPTH,
                                    CL_IMAGE_ARRAY_SIZE};

@@ -25,6 +25,25 @@ pi_result ClContext::createBuffer(size_t Size, const void *CopyFrom,
   return PI_SUCCESS;
 }
 
+pi_result ClContext::callersMem(const char *Function, uintptr_t Native, const char *What,
+                                cl_mem_object_type &Type) const {
+  auto *Mem = reinterpret_cast<cl_mem>(Native);
+  cl_context Of = nullptr;
+  cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_TYPE, sizeof(Type), &Type, nullptr);
+  if (Error == CL_SUCCESS)
+    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT,
+                               sizeof(cl_context), // NOLINT(bugprone-sizeof-expression)
+                               &Of, nullptr);
+  if (Error != CL_SUCCESS)
+    return fail(PI_ERROR_INVALID_VALUE,
+                "{}: native handle {:#x} is no OpenCL memory object (clGetMemObjectInfo: {})",
+                Function, Native, clErrorName(Error));
+  if (Of != Context)
+    return fail(PI_ERROR_INVALID_CONTEXT,
+                "{}: the {} belongs to another OpenCL context than the context's", Function, What);
+  return PI_SUCCESS;
+}
+
 pi_result ClContext::adoptBuffer(const char *Function, uintptr_t Native, bool Owned,
                                  const core::UsmAllocationInfo *UsmInfo, size_t &Size,
                                  std::unique_ptr<core::MemImpl> &Impl) {
@@ -36,21 +55,11 @@ pi_result ClContext::adoptBuffer(const char *Function, uintptr_t Native, bool Ow
                 Function, Native, core::usmKindName(UsmInfo->Kind));
   auto *Mem = reinterpret_cast<cl_mem>(Native);
   cl_mem_object_type Type = 0;
-  cl_context Of = nullptr;
+  DGLINK_TRY(callersMem(Function, Native, "buffer", Type));
   size_t Bytes = 0;
-  cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_TYPE, sizeof(Type), &Type, nullptr);
-  if (Error == CL_SUCCESS)
-    Error = clGetMemObjectInfo(Mem, CL_MEM_CONTEXT, sizeof(cl_context), // NOLINT
-                               &Of, nullptr);
-  if (Error == CL_SUCCESS)
-    Error = clGetMemObjectInfo(Mem, CL_MEM_SIZE, sizeof(Bytes), &Bytes, nullptr);
+  cl_int Error = clGetMemObjectInfo(Mem, CL_MEM_SIZE, sizeof(Bytes), &Bytes, nullptr);
   if (Error != CL_SUCCESS)
-    return fail(PI_ERROR_INVALID_VALUE,
-                "{}: native handle {:#x} is no OpenCL memory object (clGetMemObjectInfo: {})",
-                Function, Native, clErrorName(Error));
-  if (Of != Context)
-    return fail(PI_ERROR_INVALID_CONTEXT,
-                "{}: the buffer belongs to another OpenCL context than the context's", Function);
+    return clFailure(Error, Function, "clGetMemObjectInfo");
   if (Type != CL_MEM_OBJECT_BUFFER)
     return fail(PI_ERROR_INVALID_MEM_OBJECT,
                 "{}: the OpenCL memory object is no buffer (type {:#x}; an image is adopted with "

@@ -386,15 +386,11 @@ pi_result ClContext::adoptProgram(const char *Function, uintptr_t Native, bool O
       return clFailure(Error, Function, "clRetainProgram");
   }
   Program.Impl = std::make_unique<ClProgram>(*this, NativeProgram); // releases it
-  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-  if (Built || Compiled) {
-    Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
-    Program.BinaryType =
-        Built ? PI_PROGRAM_BINARY_TYPE_EXECUTABLE : PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  }
   if (Built) {
+    Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
     Program.KernelNames = kernelNamesOf(NativeProgram);
-    Program.Executable.store(true, std::memory_order_release);
+  } else if (Compiled) {
+    Program.BinaryType = PI_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
   }
   return PI_SUCCESS;
 }

@@ -200,6 +200,13 @@ pi_result programFromNative(const char *Function, uintptr_t Native, pi_context C
   std::unique_ptr<_pi_program> Program = makeHandle<_pi_program>();
   Program->Context = Context;
   DGLINK_TRY(Context->Impl->adoptProgram(Function, Native, Owned, *Program));
+  // The driver's program as built as the hook found it: executable, a compiled object,
+  // or (NONE) a program to build; its bytes are the driver's own.
+  if (Program->BinaryType != PI_PROGRAM_BINARY_TYPE_NONE)
+    Program->BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
+  Program->Format = PI_DEVICE_BINARY_TYPE_NATIVE;
+  if (Program->BinaryType == PI_PROGRAM_BINARY_TYPE_EXECUTABLE)
+    Program->Executable.store(true, std::memory_order_release);
   retain(Context);
   *Out = Program.release();
   return PI_SUCCESS;

@@ -172,12 +172,9 @@ pi_result StreamContext::adoptProgram(const char *Function, uintptr_t Native, bo
   Adopted.Loaded = reinterpret_cast<Module>(Native);
   Made->Modules.push_back(Adopted);
   Program.Devices = {&first().Device};
-  Program.Format = PI_DEVICE_BINARY_TYPE_NATIVE;
-  Program.BuildStatus = PI_PROGRAM_BUILD_STATUS_SUCCESS;
-  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  Program.BinaryType = PI_PROGRAM_BINARY_TYPE_EXECUTABLE; // a loaded module
   Program.KernelNames = withoutOffsetEntries(driver().kernelNames(Adopted.Loaded));
   Program.Impl = std::move(Made);
-  Program.Executable.store(true, std::memory_order_release);
   return PI_SUCCESS;
 }
 

@@ -456,8 +456,9 @@ public:
                                 const UsmAllocationInfo *Usm, size_t &Size,
                                 std::unique_ptr<MemImpl> &Impl);
   // The driver's program Native (urProgramCreateWithNativeHandle), of this context: the
-  // hook fills Program.Devices (devices of the context) and Impl and, where the driver's
-  // program is built, KernelNames, BuildStatus, BinaryType and Executable.
+  // hook fills Program.Devices (devices of the context), Impl, and BinaryType where the
+  // driver's program is built (EXECUTABLE, with KernelNames where the driver lists them)
+  // or compiled; the core derives the build status and executability from BinaryType.
   virtual pi_result adoptProgram(const char *Function, uintptr_t Native, bool Owned,
                                  _pi_program &Program);
   // The driver's program of the driver's kernel Native, for a kernel adopted with no
